@@ -1,0 +1,19 @@
+"""The rules of Clank! and Clank! Catacombs, as pure functions over plain data."""
+
+from companion.rules.actions import ACTION_NAMES, check_action
+from companion.rules.errors import RuleError
+from companion.rules.game import Chance, DrawRecord, DrawRequest, Game
+from companion.rules.setup import Setup, make_setup, setup_checklist
+
+__all__ = [
+    "ACTION_NAMES",
+    "Chance",
+    "DrawRecord",
+    "DrawRequest",
+    "Game",
+    "RuleError",
+    "Setup",
+    "check_action",
+    "make_setup",
+    "setup_checklist",
+]

@@ -1,0 +1,653 @@
+"""The game: actions in, state and events out. Pure: no I/O, no clock, no randomness.
+
+When the rules need cubes drawn from the dragon bag they build a DrawRequest and hand
+it to the ``chance`` function they were given (the fair draw, or a test's choice);
+they never pick cubes themselves. Every accepted action is pushed on an undo stack
+with the state before it; a rejected action raises RuleError and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.catalog import Card, Catalog, Token
+from companion.rules.actions import check_action
+from companion.rules.errors import RuleError
+from companion.rules.scoring import Score, ranking, score_player
+from companion.rules.setup import Setup, initial_state
+from companion.rules.state import ESCAPED, KNOCKED_OUT, Countdown, Player, State
+
+
+@dataclass(frozen=True)
+class DrawRequest:
+    """'Draw `count` cubes from this bag': what the rules ask of the chance source."""
+
+    nonce: int
+    client_seed: str
+    reason: str  # "attack", "countdown" or "out_draw"
+    bag: dict[str, int]
+    seats: tuple[str, ...]
+    count: int
+
+
+Chance = Callable[[DrawRequest], Sequence[str]]
+
+
+@dataclass
+class DrawRecord:
+    """One draw event for the audit: it stays listed after an undo."""
+
+    nonce: int
+    reason: str
+    bag: dict[str, int]
+    count: int
+    drawn: list[str]
+    action: int  # 1-based number of the action that caused it
+    undone: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {
+            "nonce": self.nonce,
+            "reason": self.reason,
+            "count": self.count,
+            "bag": dict(self.bag),
+            "drawn": list(self.drawn),
+            "action": self.action,
+        }
+        if self.undone:
+            out["undone"] = True
+        return out
+
+
+@dataclass
+class _Step:
+    action: dict[str, Any]
+    before: State
+    number: int
+    draws: list[DrawRecord] = field(default_factory=list)
+
+
+Event = dict[str, Any]
+
+
+class Game:
+    """One game of Clank! or Clank! Catacombs."""
+
+    def __init__(self, setup: Setup, chance: Chance) -> None:
+        self.setup = setup
+        self.catalog: Catalog = setup.catalog
+        self.edition = self.catalog.edition
+        self.chance = chance
+        self.state: State = initial_state(setup)
+        self.draws: list[DrawRecord] = []
+        self.next_nonce = 1
+        self.actions_seen = 0  # accepted actions, undo included
+        self._history: list[_Step] = []
+        self._events: list[Event] = []
+        self._step_draws: list[DrawRecord] = []
+
+    # ------------------------------------------------------------------ driving
+    def apply(self, raw: Any) -> list[Event]:
+        """Apply one action; returns its events or raises RuleError (nothing changed)."""
+        action = check_action(raw)
+        if action["do"] == "undo":
+            events = self._undo()
+            self.actions_seen += 1
+            return events
+        handler = getattr(self, "_do_" + action["do"])
+        before = self.state
+        nonce_before = self.next_nonce
+        self.state = before.clone()
+        self._events = []
+        self._step_draws = []
+        try:
+            handler(action)
+        except RuleError:
+            self.state = before
+            self.next_nonce = nonce_before
+            raise
+        self.actions_seen += 1
+        step = _Step(action, before, self.actions_seen, self._step_draws)
+        for record in step.draws:
+            record.action = self.actions_seen
+        self._history.append(step)
+        self.draws.extend(step.draws)
+        return self._events
+
+    def _undo(self) -> list[Event]:
+        if not self._history:
+            raise RuleError("undo: nothing to undo")
+        step = self._history[-1]
+        if self.state.game_over and not step.before.game_over:
+            raise RuleError("undo: the game is over and the server seed is revealed")
+        if step.action["do"] == "seed" and self.next_nonce > 1:
+            raise RuleError("undo: the client seed is fixed, a draw has used it")
+        self._history.pop()
+        self.state = step.before
+        for record in step.draws:
+            record.undone = True
+        return [{"event": "undo", "action": step.action["do"], "number": step.number}]
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history) and not (
+            self.state.game_over and not self._history[-1].before.game_over
+        )
+
+    # ------------------------------------------------------------------ helpers
+    def _emit(self, kind: str, **fields: Any) -> None:
+        self._events.append({"event": kind, **fields})
+
+    def _running(self, what: str) -> None:
+        if self.state.game_over:
+            raise RuleError(f"{what}: the game is over")
+
+    def _player(self, action: dict[str, Any], *, inside: bool = True) -> Player:
+        name = action["player"]
+        player = self.state.players.get(name)
+        if player is None:
+            raise RuleError(f"{action['do']}: unknown player {name!r}")
+        if inside:
+            self._running(action["do"])
+            if not player.playing:
+                how = "escaped" if player.status == ESCAPED else "knocked out"
+                raise RuleError(f"{action['do']}: {name} is out of the dungeon ({how})")
+        return player
+
+    def _card(self, what: str, name: str, *, dungeon: bool) -> Card:
+        card = self.catalog.card(name)
+        if card is None:
+            raise RuleError(f"{what}: unknown card {name!r}")
+        if dungeon and not card.in_dungeon_deck:
+            raise RuleError(f"{what}: {card.name} is not a dungeon card")
+        return card
+
+    def _catacombs_only(self, what: str) -> None:
+        if self.edition.name != "catacombs":
+            raise RuleError(f"{what}: only in Clank! Catacombs")
+
+    def _nonzero(self, action: dict[str, Any], *, positive: bool = False) -> int:
+        n: int = action["n"]
+        if positive and n < 1:
+            raise RuleError(f"{action['do']}: n must be at least 1")
+        if n == 0:
+            raise RuleError(f"{action['do']}: n must not be 0")
+        return n
+
+    def _token(self, what: str, kinds: tuple[str, ...], name: str) -> Token:
+        for kind in kinds:
+            token = self.catalog.token(kind, name)
+            if token is not None:
+                return token
+        raise RuleError(
+            f"{what}: unknown {' or '.join(k.replace('_', ' ') for k in kinds)} {name!r}"
+        )
+
+    def danger(self) -> int:
+        return sum(1 for name in self.state.row if self.catalog.cards[name.lower()].danger)
+
+    def attack_size(self, extra: int = 0) -> int:
+        return self.setup.rage_track[self.state.rage] + self.danger() + extra
+
+    # --------------------------------------------------------------- mechanics
+    def _add_clank(self, p: Player, n: int) -> None:
+        used = min(p.credit, n)
+        p.credit -= used
+        moved = min(n - used, p.supply)
+        p.supply -= moved
+        self.state.area[p.name] += moved
+        self._emit("clank", player=p.name, n=moved, cancelled=used)
+
+    def _move_rage(self, n: int) -> None:
+        last = len(self.setup.rage_track) - 1
+        new = max(0, min(last, self.state.rage + n))
+        if new != self.state.rage:
+            self.state.rage = new
+            self._emit("rage", space=new + 1, draw=self.setup.rage_track[new])
+
+    def _heal(self, p: Player, n: int) -> int:
+        own = min(n, p.meter)
+        p.meter -= own
+        p.supply += own
+        black = min(n - own, p.meter_black)
+        p.meter_black -= black
+        self.state.set_aside["black"] += black
+        if own + black:
+            self._emit("heal", player=p.name, n=own + black)
+        return own + black
+
+    def _hurt(self, p: Player, *, cube: str) -> None:
+        """One damage: `cube` is the player's own drawn cube, 'supply' or 'ghost'."""
+        if cube == "supply" or cube == "ghost":
+            if p.supply > 0:
+                p.supply -= 1
+                p.meter += 1
+            elif cube == "ghost" and self.edition.ghost_damage_marks_with_black:
+                if self.state.set_aside["black"] == 0:
+                    return  # nothing left to mark the damage with
+                self.state.set_aside["black"] -= 1
+                p.meter_black += 1
+            else:
+                return
+        else:
+            p.meter += 1
+        self._emit("damage", player=p.name, health=self.setup.health - p.damage)
+        if p.damage >= self.setup.health:
+            self._knock_out(p)
+
+    def _knock_out(self, p: Player) -> None:
+        p.status = KNOCKED_OUT
+        p.knocked_out_in_depths = p.in_depths
+        self._emit("knocked_out", player=p.name, in_depths=p.in_depths)
+        self._went_out(p)
+
+    def _went_out(self, p: Player) -> None:
+        if self.edition.countdown and self.state.countdown is None:
+            self.state.countdown = Countdown(p.name, 1)
+            self._emit("countdown", player=p.name, space=1)
+        if not self.state.in_dungeon():
+            self._end("nobody is left in the dungeon")
+
+    def _end(self, reason: str) -> None:
+        if self.state.game_over:
+            return
+        self.state.game_over = True
+        self.state.end_reason = reason
+        self._emit("game_over", reason=reason)
+
+    def _knock_out_everyone_inside(self) -> None:
+        for p in self.state.in_dungeon():
+            p.status = KNOCKED_OUT
+            p.knocked_out_in_depths = p.in_depths
+            self._emit("knocked_out", player=p.name, in_depths=p.in_depths)
+
+    def _draw(self, count: int, reason: str) -> None:
+        """Pour the Clank! area into the bag, draw, and resolve the cubes in order."""
+        s = self.state
+        for kind, n in s.area.items():
+            s.bag[kind] += n
+            s.area[kind] = 0
+        nonce = self.next_nonce
+        self.next_nonce += 1
+        bag_before = dict(s.bag)
+        request = DrawRequest(nonce, s.client_seed, reason, bag_before, s.seats, count)
+        drawn = list(self.chance(request))
+        self._check_outcome(request, drawn)
+        record = DrawRecord(nonce, reason, bag_before, count, drawn, 0)
+        self._step_draws.append(record)
+        self._emit("draw", nonce=nonce, reason=reason, count=count, drawn=drawn)
+        ghosts = 0
+        for cube in drawn:
+            s.bag[cube] -= 1
+            if cube == "ghost":
+                ghosts += 1
+                for p in s.in_dungeon():
+                    self._hurt(p, cube="ghost")
+                continue
+            owner = s.players.get(cube)
+            if owner is not None and owner.playing:
+                self._hurt(owner, cube=cube)
+            else:
+                s.set_aside[cube] += 1
+        s.area["ghost"] += ghosts
+        if self.edition.empty_bag_ends_game and sum(s.bag.values()) == 0 and not s.game_over:
+            self._emit("bag_empty")
+            self._knock_out_everyone_inside()
+            self._end("the dragon bag is empty")
+        elif not s.in_dungeon():
+            self._end("nobody is left in the dungeon")
+
+    @staticmethod
+    def _check_outcome(request: DrawRequest, drawn: list[str]) -> None:
+        want = min(max(request.count, 0), sum(request.bag.values()))
+        if len(drawn) != want:
+            raise RuleError(f"draw: {len(drawn)} cubes drawn where {want} were asked")
+        left = dict(request.bag)
+        for cube in drawn:
+            if left.get(cube, 0) < 1:
+                raise RuleError(f"draw: a {cube} cube was drawn that is not in the bag")
+            left[cube] -= 1
+
+    def _attack(self, extra: int, reason: str) -> None:
+        self._draw(self.attack_size(extra), reason)
+
+    def _advance(self) -> None:
+        """The next seat plays; out players' turns (countdown, out draws) happen on the way."""
+        s = self.state
+        seats = len(s.seats)
+        seat = s.active
+        while not s.game_over:
+            seat = (seat + 1) % seats
+            p = s.players[s.seats[seat]]
+            if p.playing:
+                s.active = seat
+                s.turn += 1
+                self._emit("turn", player=p.name, number=s.turn)
+                return
+            if self.edition.countdown:
+                cd = s.countdown
+                if cd is not None and cd.player == p.name:
+                    cd.space += 1
+                    self._emit("countdown", player=p.name, space=cd.space)
+                    if cd.space >= 5:
+                        self._knock_out_everyone_inside()
+                        self._end("the countdown reached its last space")
+                    else:
+                        self._attack(cd.space - 1, "countdown")
+            elif self.edition.out_draw:
+                two = seats == 2
+                count = self.edition.out_draw_two_players if two else self.edition.out_draw
+                self._draw(count, "out_draw")
+
+    # ----------------------------------------------------------------- actions
+    def _do_seed(self, a: dict[str, Any]) -> None:
+        if self.next_nonce > 1:
+            raise RuleError("seed: the client seed cannot change once a draw has happened")
+        self.state.client_seed = a["client_seed"]
+
+    def _do_row(self, a: dict[str, Any]) -> None:
+        self._running("row")
+        s = self.state
+        if s.opening_row_set or s.turn > 1 or s.row:
+            raise RuleError("row: the opening row is laid out before the first turn, once")
+        cards = [self._card("row", name, dungeon=True) for name in a["cards"]]
+        if len(cards) > self.edition.row_size:
+            raise RuleError(f"row: the dungeon row holds {self.edition.row_size} cards")
+        for card in cards:
+            if card.dragon_attack:
+                raise RuleError(
+                    f"row: {card.name} shows the dragon-attack symbol; "
+                    "replace it and reshuffle it into the deck"
+                )
+        s.opening_row_set = True
+        self._enter_row(cards)
+
+    def _enter_row(self, cards: list[Card]) -> None:
+        s = self.state
+        for card in cards:
+            s.row.append(card.name)
+            if card.arrive is None:
+                continue
+            code, n = card.arrive
+            if code == "clank_each":
+                for p in s.in_dungeon():
+                    self._add_clank(p, n)
+            elif code == "black_to_bag":
+                moved = min(n, s.set_aside["black"])
+                s.set_aside["black"] -= moved
+                s.bag["black"] += moved
+                self._emit("black_to_bag", n=moved)
+            self._emit("arrive", card=card.name, text=card.arrive_text)
+
+    def _do_clank(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        n = self._nonzero(a)
+        if n > 0:
+            self._add_clank(p, n)
+            return
+        back = min(-n, self.state.area[p.name])
+        self.state.area[p.name] -= back
+        p.supply += back
+        p.credit += -n - back
+        self._emit("clank", player=p.name, n=-back, credit=p.credit)
+
+    def _do_end_turn(self, a: dict[str, Any]) -> None:
+        self._running("end_turn")
+        s = self.state
+        cards = [self._card("end_turn", name, dungeon=True) for name in a["revealed"]]
+        if len(s.row) + len(cards) > self.edition.row_size:
+            raise RuleError(
+                f"end_turn: the row would hold {len(s.row) + len(cards)} cards "
+                f"(at most {self.edition.row_size}); record the cards taken first"
+            )
+        for p in s.players.values():
+            p.credit = 0
+        self._enter_row(cards)
+        if any(card.dragon_attack for card in cards) and not s.game_over:
+            self._attack(0, "attack")
+        self._advance()
+
+    def _do_take(self, a: dict[str, Any]) -> None:
+        self._running("take")
+        card = self._card("take", a["card"], dungeon=True)
+        if card.name not in self.state.row:
+            raise RuleError(f"take: {card.name} is not in the dungeon row")
+        self.state.row.remove(card.name)
+
+    def _do_attack(self, a: dict[str, Any]) -> None:
+        self._running("attack")
+        self._attack(0, "attack")
+
+    def _do_deck_out(self, a: dict[str, Any]) -> None:
+        self._running("deck_out")
+        self._catacombs_only("deck_out")
+        self._knock_out_everyone_inside()
+        self._end("the dungeon deck cannot refill the row")
+
+    def _do_rage(self, a: dict[str, Any]) -> None:
+        self._running("rage")
+        self._move_rage(self._nonzero(a))
+
+    def _do_artifact(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        value = a["value"]
+        if value not in self.state.artifacts_left:
+            raise RuleError(f"artifact: no artifact worth {value} is left")
+        room = 1 + p.tokens.get("backpack", 0)
+        if len(p.artifacts) >= room:
+            raise RuleError(
+                f"artifact: {p.name} already carries {len(p.artifacts)} (room for {room})"
+            )
+        self.state.artifacts_left.remove(value)
+        p.artifacts.append(value)
+        self._emit("artifact", player=p.name, value=value)
+        self._move_rage(1)
+
+    def _apply_effects(self, p: Player, token: Token, *, on_reveal: bool) -> None:
+        """A token's immediate effects. A revealed secret's healing waits for its use."""
+        for code, arg in token.effects:
+            if on_reveal and code == "heal":
+                continue
+            if code == "rage":
+                self._move_rage(int(arg))
+            elif code == "ghost":
+                for _ in range(int(arg)):
+                    if self.state.ghost_treasury > 0:
+                        self.state.ghost_treasury -= 1
+                        self.state.area["ghost"] += 1
+            elif code == "heal":
+                self._heal(p, int(arg))
+            elif code == "coupon":
+                p.coupons += 1
+        if token.gold:
+            p.gold += token.gold
+
+    def _do_secret(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        token = self._token("secret", ("major_secret", "minor_secret"), a["name"])
+        p.secrets[token.name] = p.secrets.get(token.name, 0) + 1
+        self._emit("secret", player=p.name, name=token.name)
+        self._apply_effects(p, token, on_reveal=True)
+
+    def _gain_token(self, what: str, p: Player, name: str, *, market_only: bool) -> Token:
+        kinds = ("market",) if market_only else ("market", "special")
+        token = self._token(what, kinds, name)
+        if token.name == "mastery token":
+            raise RuleError(f"{what}: the mastery token comes with escaping")
+        if token.effect("crowns") is not None:
+            if not self.state.crowns_left:
+                raise RuleError(f"{what}: no crown is left")
+        elif self.state.stock.get(token.name, 0) < 1:
+            raise RuleError(f"{what}: no {token.name} is left")
+        return token
+
+    def _take_token(self, p: Player, token: Token) -> None:
+        if token.effect("crowns") is not None:
+            value = self.state.crowns_left.pop(0)
+            p.crowns.append(value)
+            self._emit("token", player=p.name, name=token.name, value=value)
+            return
+        self.state.stock[token.name] -= 1
+        p.tokens[token.name] = p.tokens.get(token.name, 0) + 1
+        self._emit("token", player=p.name, name=token.name)
+
+    def _do_token(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        self._take_token(p, self._gain_token("token", p, a["name"], market_only=False))
+
+    def _do_buy(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        token = self._gain_token("buy", p, a["item"], market_only=True)
+        price = token.cost if token.cost is not None else 7
+        if a["coupon"]:
+            if p.coupons < 1:
+                raise RuleError(f"buy: {p.name} has no discount coupon")
+            price = max(0, price - self._coupon_value())
+        if p.gold < price:
+            raise RuleError(f"buy: {token.name} costs {price} gold; {p.name} has {p.gold}")
+        if a["coupon"]:
+            p.coupons -= 1
+        p.gold -= price
+        self._take_token(p, token)
+
+    def _coupon_value(self) -> int:
+        for t in self.catalog.tokens_of("prisoner"):
+            value = t.effect("coupon")
+            if value is not None:
+                return int(value)
+        return 0
+
+    def _do_gold(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        n = self._nonzero(a)
+        if p.gold + n < 0:
+            raise RuleError(f"gold: {p.name} has only {p.gold} gold")
+        p.gold += n
+
+    def _do_damage(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        n = self._nonzero(a, positive=True)
+        if a["voluntary"]:
+            if p.supply < n:
+                raise RuleError(f"damage: {p.name} has {p.supply} cubes in supply, not {n}")
+            if p.damage + n >= self.setup.health:
+                raise RuleError(f"damage: {p.name} may not choose damage that fills the meter")
+        for _ in range(n):
+            if not p.playing:
+                break
+            self._hurt(p, cube="supply")
+
+    def _do_heal(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        self._heal(p, self._nonzero(a, positive=True))
+
+    def _do_depths(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        if p.in_depths == a["in"]:
+            where = "in" if p.in_depths else "out of"
+            raise RuleError(f"depths: {p.name} is already {where} the Depths")
+        p.in_depths = a["in"]
+
+    def _do_escape(self, a: dict[str, Any]) -> None:
+        p = self._player(a)
+        if not p.artifacts:
+            raise RuleError(f"escape: {p.name} carries no artifact")
+        p.status = ESCAPED
+        p.in_depths = False
+        p.tokens["mastery token"] = p.tokens.get("mastery token", 0) + 1
+        self._emit("escaped", player=p.name)
+        self._went_out(p)
+
+    def _do_ghost(self, a: dict[str, Any]) -> None:
+        self._running("ghost")
+        self._catacombs_only("ghost")
+        if self.state.ghost_treasury < 1:
+            raise RuleError("ghost: no ghost cube is left in the treasury")
+        self.state.ghost_treasury -= 1
+        self.state.area["ghost"] += 1
+
+    def _do_shrine(self, a: dict[str, Any]) -> None:
+        self._catacombs_only("shrine")
+        p = self._player(a)
+        if p.supply < 1:
+            raise RuleError(f"shrine: {p.name} has no cube in supply")
+        p.supply -= 1
+        p.shrines += 1
+        p.gold += p.shrines
+        self._emit("shrine", player=p.name, shrines=p.shrines, gold=p.shrines)
+
+    def _do_prisoner(self, a: dict[str, Any]) -> None:
+        self._catacombs_only("prisoner")
+        p = self._player(a)
+        token = self._token("prisoner", ("prisoner",), a["name"])
+        p.prisoners.append(token.name)
+        self._emit("prisoner", player=p.name, name=token.name)
+        self._apply_effects(p, token, on_reveal=False)
+
+    def _do_cards(self, a: dict[str, Any]) -> None:
+        p = self._player(a, inside=False)
+        p.cards = [self._card("cards", name, dungeon=False).name for name in a["cards"]]
+
+    # ----------------------------------------------------------------- reading
+    def scores(self) -> dict[str, Score]:
+        return {name: score_player(self.catalog, p) for name, p in self.state.players.items()}
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state as the table script's JSON output describes it."""
+        s = self.state
+        scores = self.scores() if s.game_over else None
+        players = {}
+        for name in s.seats:
+            p = s.players[name]
+            players[name] = {
+                "seat": p.seat + 1,
+                "supply": p.supply,
+                "damage": p.damage,
+                "health": self.setup.health - p.damage,
+                "status": p.status,
+                "in_depths": p.in_depths,
+                "artifacts": list(p.artifacts),
+                "gold": p.gold,
+                "credit": p.credit,
+                "tokens": dict(p.tokens),
+                "crowns": list(p.crowns),
+                "secrets": dict(p.secrets),
+                "prisoners": list(p.prisoners),
+                "shrines": p.shrines,
+                "cards": None if p.cards is None else len(p.cards),
+                "score": scores[name].total if scores else None,
+            }
+            if scores:
+                players[name]["score_detail"] = scores[name].as_dict()
+        return {
+            "edition": self.edition.name,
+            "party": self.setup.party,
+            "game_over": s.game_over,
+            "end_reason": s.end_reason or None,
+            "turn": {"active": s.seats[s.active], "number": s.turn},
+            "rage": {
+                "space": s.rage + 1,
+                "draw": self.setup.rage_track[s.rage],
+                "track": list(self.setup.rage_track),
+            },
+            "danger": self.danger(),
+            "next_attack": self.attack_size(),
+            "row": list(s.row),
+            "clank_area": dict(s.area),
+            "bag": dict(s.bag),
+            "set_aside": dict(s.set_aside),
+            "treasury": {"ghost": s.ghost_treasury},
+            "countdown": None
+            if s.countdown is None
+            else {"player": s.countdown.player, "space": s.countdown.space},
+            "players": players,
+            "draws": [d.as_dict() for d in self.draws],
+            "ranking": ranking(scores, s) if scores else None,
+            "settings": {
+                "health": self.setup.health,
+                "rage_start": self.setup.rage_start,
+                "unconfirmed": list(self.setup.unconfirmed),
+            },
+        }

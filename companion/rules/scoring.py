@@ -1,0 +1,127 @@
+"""Scoring at game end: categories, conditional VP explained, ranking with tie-break."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.catalog import Catalog
+from companion.rules.state import KNOCKED_OUT, Player, State
+
+
+@dataclass
+class Score:
+    player: str
+    qualifies: bool
+    reason: str  # why the player scores nothing, else ""
+    parts: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # conditional VP, one line each
+    best_artifact: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.parts.values()) if self.qualifies else 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "qualifies": self.qualifies,
+            "reason": self.reason or None,
+            "parts": dict(self.parts),
+            "conditional": list(self.notes),
+            "total": self.total,
+        }
+
+
+def _counter(catalog: Catalog, p: Player) -> Any:
+    deck = [catalog.cards[c.lower()] for c in p.cards or []]
+    prisoners = [catalog.token("prisoner", name) for name in p.prisoners]
+    idols_from_prisoners = sum(1 for t in prisoners if t is not None and t.has("monkey_idol"))
+    real_prisoners = sum(1 for t in prisoners if t is not None and not t.has("not_prisoner"))
+    simple = {
+        "gold": p.gold,
+        "artifacts": len(p.artifacts),
+        "mastery": p.tokens.get("mastery token", 0),
+        "monkey_idols": p.tokens.get("monkey idol", 0) + idols_from_prisoners,
+        "crowns": len(p.crowns),
+        "gems": sum(1 for c in deck if c.type == "gem"),
+        "prisoners": real_prisoners,
+        "shrines": p.shrines,
+    }
+
+    def count(name: str) -> int:
+        if name in simple:
+            return simple[name]
+        kind, _, rest = name.partition(":")
+        if kind == "card":
+            return sum(1 for c in deck if c.name.lower() == rest.lower())
+        return p.secrets.get(rest.lower(), 0)
+
+    return count
+
+
+def score_player(catalog: Catalog, p: Player) -> Score:
+    """A player's score by category (all categories shown even when it does not count)."""
+    if not p.artifacts:
+        score = Score(p.name, False, "no artifact")
+    elif p.status == KNOCKED_OUT and p.knocked_out_in_depths:
+        score = Score(p.name, False, "knocked out in the Depths")
+    else:
+        score = Score(p.name, True, "")
+    count = _counter(catalog, p)
+    parts = score.parts
+    parts["artifacts"] = sum(p.artifacts)
+    score.best_artifact = max(p.artifacts, default=0)
+    parts["gold"] = p.gold
+    tokens = sum(crown for crown in p.crowns)
+    for name, n in p.tokens.items():
+        token = catalog.token("special", name) or catalog.token("market", name)
+        if token is not None:
+            tokens += token.vp * n
+    parts["tokens"] = tokens
+    secrets = 0
+    for name, n in p.secrets.items():
+        token = catalog.token("major_secret", name) or catalog.token("minor_secret", name)
+        if token is not None and not token.gold:  # treasure counts as the gold it gave
+            secrets += token.vp * n
+    parts["secrets"] = secrets
+    prisoners = 0
+    for name in p.prisoners:
+        token = catalog.token("prisoner", name)
+        if token is None:
+            continue
+        prisoners += token.vp
+        if token.vp_rule is not None:
+            gained = token.vp_rule.value(count)
+            prisoners += gained
+            score.notes.append(f"{name}: {token.vp_rule.text} = {gained}")
+    parts["prisoners"] = prisoners
+    cards = 0
+    for name in p.cards or []:
+        card = catalog.cards[name.lower()]
+        cards += card.vp
+        if card.vp_rule is not None:
+            gained = card.vp_rule.value(count)
+            cards += gained
+            score.notes.append(f"{card.name}: {card.vp_rule.text} = {gained}")
+    parts["cards"] = cards
+    return score
+
+
+def ranking(scores: dict[str, Score], state: State) -> list[dict[str, Any]]:
+    """Best first; ties go to the most valuable artifact, then the places are shared."""
+
+    def key(name: str) -> tuple[int, int, int]:
+        s = scores[name]
+        return (-s.total, -(s.best_artifact if s.qualifies else 0), state.players[name].seat)
+
+    order = sorted(scores, key=key)
+    out: list[dict[str, Any]] = []
+    place = 0
+    previous: tuple[int, int] | None = None
+    for i, name in enumerate(order):
+        k = key(name)[:2]
+        if k != previous:
+            place = i + 1
+            previous = k
+        out.append({"player": name, "score": scores[name].total, "place": place})
+    return out

@@ -1,0 +1,201 @@
+"""A new game's set-up: validated options and the starting state."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from companion.catalog import Catalog, CatalogError, EditionSettings, load_catalog
+from companion.rules.errors import RuleError
+from companion.rules.state import Player, State
+
+RESERVED_NAMES = frozenset({"black", "ghost"})
+_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,15}$")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the first line of a table script (or the new-game screen) decides."""
+
+    edition: str
+    players: tuple[str, ...]
+    party: bool
+    rage_track: tuple[int, ...]
+    rage_start: int  # 1-based
+    health: int
+    client_seed: str
+    unconfirmed: tuple[str, ...]  # settings in use that no rulebook prints
+
+    @property
+    def catalog(self) -> Catalog:
+        return load_catalog(self.edition)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "edition": self.edition,
+            "players": list(self.players),
+            "party": self.party,
+            "rage_track": list(self.rage_track),
+            "rage_start": self.rage_start,
+            "health": self.health,
+            "client_seed": self.client_seed,
+        }
+
+
+_NEW_FIELDS = {
+    "edition",
+    "players",
+    "party",
+    "rage_track",
+    "rage_start",
+    "health",
+    "server_seed",
+    "client_seed",
+}
+
+
+def _applies(unconfirmed: str, players: int) -> bool:
+    """'rage_start.5' concerns 5-player games; 'starting_clank.5' any game with a 5th seat."""
+    name, _, n = unconfirmed.partition(".")
+    if not n:
+        return True
+    return players >= int(n) if name == "starting_clank" else players == int(n)
+
+
+def make_setup(options: Any) -> Setup:
+    """Validate the options of a new game; RuleError names the first problem."""
+    if not isinstance(options, dict):
+        raise RuleError('"new" must be an object')
+    unknown = set(options) - _NEW_FIELDS
+    if unknown:
+        raise RuleError(f"new: unknown field {sorted(unknown)[0]!r}")
+    edition = options.get("edition")
+    if not isinstance(edition, str):
+        raise RuleError('new: "edition" must be "clank" or "catacombs"')
+    try:
+        catalog = load_catalog(edition)
+    except CatalogError as e:
+        raise RuleError(f"new: {e}") from None
+    settings: EditionSettings = catalog.edition
+    party = options.get("party", False)
+    if not isinstance(party, bool):
+        raise RuleError('new: "party" must be true or false')
+    players = options.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RuleError('new: "players" must be a list of names')
+    most = 6 if party else 4
+    if not 2 <= len(players) <= most:
+        extra = "" if party else ' (5-6 need "party": true)'
+        raise RuleError(f"new: {len(players)} players; this game takes 2-{most}{extra}")
+    for name in players:
+        if not _NAME.match(name):
+            raise RuleError(f"new: player name {name!r} must be a short lowercase word")
+        if name in RESERVED_NAMES:
+            raise RuleError(f"new: {name!r} is the name of a cube kind, not a player")
+    if len(set(players)) != len(players):
+        raise RuleError("new: player names must be distinct")
+    unconfirmed = set(settings.unconfirmed)
+    track = options.get("rage_track", list(settings.rage_track))
+    if (
+        not isinstance(track, list)
+        or not track
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 30 for v in track)
+    ):
+        raise RuleError('new: "rage_track" must be a list of cube counts (0-30)')
+    if "rage_track" in options:
+        unconfirmed.discard("rage_track")
+    count = len(players)
+    default_start = settings.rage_start.get(count, 1)
+    start = options.get("rage_start", min(default_start, len(track)))
+    if not isinstance(start, int) or isinstance(start, bool) or not 1 <= start <= len(track):
+        raise RuleError(f'new: "rage_start" must be a space from 1 to {len(track)}')
+    if "rage_start" in options:
+        unconfirmed.discard("rage_start")
+    unconfirmed.discard(f"rage_start.{count}" if "rage_start" in options else "")
+    health = options.get("health", settings.health)
+    if not isinstance(health, int) or isinstance(health, bool) or not 1 <= health <= 20:
+        raise RuleError('new: "health" must be a whole number from 1 to 20')
+    if "health" in options:
+        unconfirmed.discard("health")
+    client_seed = options.get("client_seed", "")
+    if not isinstance(client_seed, str):
+        raise RuleError('new: "client_seed" must be a string')
+    relevant = sorted(u for u in unconfirmed if _applies(u, count))
+    return Setup(
+        edition=edition,
+        players=tuple(players),
+        party=party,
+        rage_track=tuple(track),
+        rage_start=start,
+        health=health,
+        client_seed=client_seed,
+        unconfirmed=tuple(relevant),
+    )
+
+
+def initial_state(setup: Setup) -> State:
+    """The table after set-up: cubes, bag, treasury, stock."""
+    catalog = setup.catalog
+    ed = catalog.edition
+    players: dict[str, Player] = {}
+    area: dict[str, int] = {}
+    for seat, name in enumerate(setup.players):
+        start = ed.starting_clank[seat]
+        players[name] = Player(name=name, seat=seat, supply=ed.cubes_per_player - start)
+        area[name] = start
+    area["ghost"] = 0
+    bag = {"black": ed.black_cubes, **{name: 0 for name in setup.players}, "ghost": 0}
+    set_aside = {"black": 0, **{name: 0 for name in setup.players}}
+    artifacts = sorted(
+        int(t.name.split()[0])
+        for t in catalog.tokens_of("artifact", party=setup.party)
+        for _ in range(t.count)
+    )
+    stock: dict[str, int] = {}
+    crowns: list[int] = []
+    for t in catalog.tokens_of("market", "special", party=setup.party):
+        values = t.effect("crowns")
+        if values is not None:
+            crowns.extend(int(v) for v in values.split(","))
+        elif t.name != "mastery token":
+            stock[t.name] = stock.get(t.name, 0) + t.count
+    return State(
+        seats=setup.players,
+        players=players,
+        rage=setup.rage_start - 1,
+        row=[],
+        area=area,
+        bag=bag,
+        set_aside=set_aside,
+        ghost_treasury=ed.ghost_cubes,
+        active=0,
+        turn=1,
+        client_seed=setup.client_seed,
+        artifacts_left=artifacts,
+        stock=stock,
+        crowns_left=sorted(crowns, reverse=True),
+    )
+
+
+def setup_checklist(setup: Setup) -> list[str]:
+    """What the table does by hand before the first turn, in plain words."""
+    ed = setup.catalog.edition
+    count = len(setup.players)
+    lines = [
+        f"Put the dragon on space {setup.rage_start} of the rage track "
+        f"({setup.rage_track[setup.rage_start - 1]} cubes per attack).",
+    ]
+    for seat, name in enumerate(setup.players):
+        lines.append(f"{name}: {ed.starting_clank[seat]} cubes into the Clank! area.")
+    removed = ed.artifacts_removed.get(count, 0)
+    if removed:
+        lines.append(f"Remove {removed} random artifact{'s' if removed > 1 else ''} unseen.")
+    lines.append(
+        f"Deal the opening dungeon row of {ed.row_size} cards: replace any card with a "
+        "dragon-attack symbol and reshuffle it into the deck."
+    )
+    for name in setup.unconfirmed:
+        what = name.replace("_", " ")
+        lines.append(f"Check on your board: {what} is not printed in the rulebook.")
+    return lines

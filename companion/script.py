@@ -1,0 +1,102 @@
+"""Reading and replaying a table script (JSON Lines of actions)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.rules import RuleError
+from companion.table import Table
+
+
+class ScriptError(ValueError):
+    """A problem with a script line; ``str()`` is ``line N: reason``."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The script's meaningful lines with their 1-based numbers."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ScriptError(0, f"cannot read {path}: {e.strerror or e}") from None
+    for number, raw in enumerate(data.splitlines(), start=1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ScriptError(number, "not UTF-8 text") from None
+        text = text.strip()
+        if number == 1:
+            text = text.removeprefix("\ufeff")
+        if text and not text.startswith("#"):
+            yield number, text
+
+
+def parse_line(number: int, text: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScriptError(number, f"not valid JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(obj, dict):
+        raise ScriptError(number, "each line is one JSON object")
+    return obj
+
+
+@dataclass
+class Replay:
+    table: Table | None = None
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    actions: int = 0
+
+    def output(self) -> dict[str, Any]:
+        if self.table is None:
+            raise RuntimeError("no game was created")
+        out = self.table.snapshot()
+        out["errors"] = list(self.errors)
+        out["actions"] = self.actions
+        return out
+
+
+def replay(path: Path, *, keep_going: bool = False, on_step: Any = None) -> Replay:
+    """Replay a script; raises ScriptError on the first bad line unless ``keep_going``."""
+    result = Replay()
+    lines = read_lines(path)
+    for number, text in lines:
+        obj = parse_line(number, text)
+        if "new" not in obj or len(obj) != 1:
+            raise ScriptError(number, 'the first line must be {"new": {...}}')
+        try:
+            result.table = Table.from_options(obj["new"])
+        except RuleError as e:
+            raise ScriptError(number, str(e)) from None
+        break
+    else:
+        raise ScriptError(0, 'the script is empty: it needs a {"new": {...}} line')
+    table = result.table
+    for number, text in lines:
+        try:
+            action = parse_line(number, text)
+            if "new" in action:
+                raise ScriptError(number, 'a script holds one game: a second "new" line')
+            try:
+                events = table.apply(action)
+            except RuleError as e:
+                raise ScriptError(number, str(e)) from None
+        except ScriptError as e:
+            if not keep_going:
+                raise
+            result.errors.append({"line": e.line, "reason": e.reason})
+            if on_step is not None:
+                on_step(number, None, None, e)
+            continue
+        result.actions += 1
+        if on_step is not None:
+            on_step(number, action, events, None)
+    return result

@@ -1,0 +1,43 @@
+"""Shared test helpers: games with a chance source the test controls."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion.rules import DrawRequest, Game, make_setup
+
+
+class ScriptedChance:
+    """Returns the outcomes a test lists, in order, and keeps the requests it saw.
+
+    An outcome may name fewer cubes than asked only when the bag is that small; the
+    rules check the outcome against the bag.
+    """
+
+    def __init__(self, *outcomes: Sequence[str]) -> None:
+        self.outcomes = [list(o) for o in outcomes]
+        self.requests: list[DrawRequest] = []
+
+    def __call__(self, request: DrawRequest) -> list[str]:
+        self.requests.append(request)
+        if not self.outcomes:
+            raise AssertionError(f"unexpected draw: {request}")
+        return self.outcomes.pop(0)
+
+
+def first_cubes(request: DrawRequest) -> list[str]:
+    """A deterministic chance source: the bag's canonical order, first cubes first."""
+    order = ["black", *request.seats, "ghost"]
+    bag = [k for k in order for _ in range(request.bag.get(k, 0))]
+    return bag[: min(request.count, len(bag))]
+
+
+def new_game(edition: str = "clank", players: Sequence[str] = ("red", "blue"), chance: Any = None,
+             **options: Any) -> Game:
+    setup = make_setup({"edition": edition, "players": list(players), **options})
+    return Game(setup, chance if chance is not None else first_cubes)
+
+
+def do(game: Game, action: str, **fields: Any) -> list[dict[str, Any]]:
+    return game.apply({"do": action, **fields})
