@@ -33,8 +33,12 @@ def first_cubes(request: DrawRequest) -> list[str]:
     return bag[: min(request.count, len(bag))]
 
 
-def new_game(edition: str = "clank", players: Sequence[str] = ("red", "blue"), chance: Any = None,
-             **options: Any) -> Game:
+def new_game(
+    edition: str = "clank",
+    players: Sequence[str] = ("red", "blue"),
+    chance: Any = None,
+    **options: Any,
+) -> Game:
     setup = make_setup({"edition": edition, "players": list(players), **options})
     return Game(setup, chance if chance is not None else first_cubes)
 

@@ -120,9 +120,7 @@ def test_stream_crosses_block_boundaries():
     words = stream(SPEC_SEED, "table", 1)
     got = [next(words) for _ in range(20)]
     key = bytes(range(32))
-    raw = b"".join(
-        hmac.new(key, f"table:1:{c}".encode(), "sha256").digest() for c in range(3)
-    )
+    raw = b"".join(hmac.new(key, f"table:1:{c}".encode(), "sha256").digest() for c in range(3))
     assert got == list(struct.unpack(">20I", raw[:80]))
 
 
@@ -145,7 +143,9 @@ def test_chi_square_first_cube_is_uniform():
     """Over 12,000 draws the first cube's position is uniform over 12 positions."""
     seats = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]
     bag = {"black": 1, **{s: 1 for s in seats}}
-    counts = Counter(draw_cubes(SPEC_SEED, "chi", nonce, bag, seats, 1)[0] for nonce in range(1, 12001))
+    counts = Counter(
+        draw_cubes(SPEC_SEED, "chi", nonce, bag, seats, 1)[0] for nonce in range(1, 12001)
+    )
     expected = 12000 / 12
     chi2 = sum((counts[k] - expected) ** 2 / expected for k in ["black", *seats])
     # 11 degrees of freedom: the 99.9th percentile is 31.26
