@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from companion import __version__
+from companion.audit import export_game, verify_store
 from companion.catalog import CatalogError
-from companion.script import ScriptError, replay
+from companion.rules import RuleError
+from companion.script import Replay, ScriptError, play, replay
+from companion.store import GameStore, StoreError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DEMO = "clank-4-players.jsonl"
@@ -81,26 +85,33 @@ def describe_state(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def default_db() -> Path:
+    """CLANK_DB, else the desktop user's data folder."""
+    if os.environ.get("CLANK_DB"):
+        return Path(os.environ["CLANK_DB"])
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "clank-companion" / "games.db"
+
+
+def _stepper(args: argparse.Namespace) -> Any:
+    """Prints each action once it is committed (commit before show)."""
+
     def step(number: int, action: Any, events: Any, error: Any) -> None:
         if error is not None:
-            print(error, file=sys.stderr)
+            print(error, file=sys.stderr, flush=True)
             return
         if args.verbose:
             print(f"{number:>4} {json.dumps(action)}")
             for event in events:
                 print(f"       {describe_event(event)}")
-            if args.delay:
+            sys.stdout.flush()
+            if getattr(args, "delay", 0):
                 time.sleep(args.delay)
 
-    try:
-        result = replay(Path(args.file), keep_going=args.keep_going, on_step=step)
-    except ScriptError as e:
-        print(str(e) if e.line else e.reason, file=sys.stderr)
-        return 2
-    except CatalogError as e:
-        print(f"catalog: {e}", file=sys.stderr)
-        return 2
+    return step
+
+
+def _finish(args: argparse.Namespace, result: Replay) -> int:
     out = result.output()
     if args.json:
         json.dump(out, sys.stdout)
@@ -108,6 +119,141 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print(describe_state(out))
     return 0
+
+
+def _open_store(path: Path | str) -> GameStore:
+    return GameStore(path)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    store = _open_store(args.db) if args.db else None
+    try:
+        start = store.start if store is not None else None
+        result = replay(
+            Path(args.file),
+            keep_going=args.keep_going,
+            on_step=_stepper(args),
+            **({"start": start} if start else {}),
+        )
+        if store is not None and result.table is not None and result.table.log is not None:
+            print(f"recorded as game {result.table.log.game} in {args.db}", file=sys.stderr)
+        return _finish(args, result)
+    except ScriptError as e:
+        print(str(e) if e.line else e.reason, file=sys.stderr)
+        return 2
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _numbered_stdin(source: Any) -> Any:
+    for number, line in enumerate(source, start=1):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            yield number, text
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    store = _open_store(args.db)
+    try:
+        game = args.game if args.game is not None else store.last_unfinished()
+        if game is None:
+            print(f"no unfinished game in {args.db}", file=sys.stderr)
+            return 2
+        table = store.resume(game)
+        print(f"resumed game {game}: {table.game.actions_seen} actions", file=sys.stderr)
+        result = Replay(table=table, actions=table.game.actions_seen)
+        if args.actions == "-":
+            play(
+                result,
+                _numbered_stdin(sys.stdin),
+                keep_going=args.keep_going,
+                on_step=_stepper(args),
+            )
+        elif args.actions:
+            with open(args.actions, encoding="utf-8") as source:
+                play(
+                    result,
+                    _numbered_stdin(source),
+                    keep_going=args.keep_going,
+                    on_step=_stepper(args),
+                )
+        return _finish(args, result)
+    except ScriptError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    store = _open_store(args.db)
+    try:
+        games = store.games()
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(games))
+        return 0
+    if not games:
+        print(f"no games in {args.db}")
+    for g in games:
+        winner = f", winner {g['ranking'][0]['player']}" if g["ranking"] else ""
+        print(
+            f"game {g['id']:>3}  {g['created_at']}  {g['edition']:<9}  "
+            f"{'/'.join(g['players'])}  {g['status']:<9}  {g['actions']} actions{winner}"
+        )
+    return 0
+
+
+def cmd_abandon(args: argparse.Namespace) -> int:
+    store = _open_store(args.db)
+    try:
+        table = store.resume(args.game)
+        table.abandon(args.reason)
+        print(f"game {args.game} abandoned; server seed {table.server_seed}")
+        return 0
+    except RuleError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+
+
+def cmd_audit_verify(args: argparse.Namespace) -> int:
+    store = _open_store(args.db)
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty() and total > 1:
+            print(f"\rchecking game {done} of {total}", end="", file=sys.stderr, flush=True)
+
+    try:
+        results = verify_store(store, args.game, progress)
+    finally:
+        store.close()
+    if sys.stderr.isatty() and len(results) > 1:
+        print(file=sys.stderr)
+    for r in results:
+        print(f"game {r.game}: {'OK' if r.ok else 'FAILED'}: {r.message}")
+    if not results:
+        print(f"no games in {args.db}")
+    return 0 if all(r.ok for r in results) else 1
+
+
+def cmd_audit_export(args: argparse.Namespace) -> int:
+    store = _open_store(args.db)
+    try:
+        if args.output in (None, "-"):
+            count = export_game(store, args.game, sys.stdout)
+        else:
+            tmp = Path(args.output + ".part")
+            with tmp.open("w", encoding="utf-8") as out:
+                count = export_game(store, args.game, out)
+            tmp.replace(args.output)
+            print(f"game {args.game}: {count} records written to {args.output}", file=sys.stderr)
+        return 0
+    finally:
+        store.close()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -138,7 +284,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-v", "--verbose", action="store_true", help="print every action and event")
     p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    p.add_argument("--db", help="record the game in this database (commit before show)")
     p.set_defaults(func=cmd_replay)
+    db_help = "the game database (default: $CLANK_DB or ~/.local/share/clank-companion/games.db)"
+    g = sub.add_parser("games", help="list the games in a database")
+    g.add_argument("--db", default=str(default_db()), help=db_help)
+    g.add_argument("--json", action="store_true")
+    g.set_defaults(func=cmd_games)
+    r = sub.add_parser("resume", help="continue a game from its log (after a power cut)")
+    r.add_argument("--db", default=str(default_db()), help=db_help)
+    r.add_argument("--game", type=int, help="the game (default: the last unfinished one)")
+    r.add_argument("--actions", help="more actions to apply: a file, or - for standard input")
+    r.add_argument("--json", action="store_true")
+    r.add_argument("--keep-going", action="store_true")
+    r.add_argument("-v", "--verbose", action="store_true")
+    r.set_defaults(func=cmd_resume)
+    a = sub.add_parser("abandon", help="give up a game and reveal its server seed")
+    a.add_argument("--db", default=str(default_db()), help=db_help)
+    a.add_argument("--game", type=int, required=True)
+    a.add_argument("--reason", default="abandoned at the table")
+    a.set_defaults(func=cmd_abandon)
+    au = sub.add_parser("audit", help="check or export game logs")
+    asub = au.add_subparsers(dest="audit_command", required=True)
+    v = asub.add_parser("verify", help="check the chain, the seed and every draw")
+    v.add_argument("--db", default=str(default_db()), help=db_help)
+    v.add_argument("--game", type=int)
+    v.set_defaults(func=cmd_audit_verify)
+    e = asub.add_parser("export", help="write a game as JSON Lines for the standalone verifier")
+    e.add_argument("--db", default=str(default_db()), help=db_help)
+    e.add_argument("--game", type=int, required=True)
+    e.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    e.set_defaults(func=cmd_audit_export)
     d = sub.add_parser("demo", help="watch a recorded game being replayed (the default)")
     d.add_argument("--game", default=DEMO, help=f"an example under examples/ (default {DEMO})")
     d.add_argument("--delay", type=float, default=0.0, help="seconds between actions")
@@ -151,7 +327,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["demo", *(argv or [])])
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except (StoreError, CatalogError) as e:
+        print(str(e), file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

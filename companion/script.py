@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,8 +64,18 @@ class Replay:
         return out
 
 
-def replay(path: Path, *, keep_going: bool = False, on_step: Any = None) -> Replay:
-    """Replay a script; raises ScriptError on the first bad line unless ``keep_going``."""
+def replay(
+    path: Path,
+    *,
+    keep_going: bool = False,
+    on_step: Any = None,
+    start: Callable[[Any], Table] = Table.from_options,
+) -> Replay:
+    """Replay a script; raises ScriptError on the first bad line unless ``keep_going``.
+
+    ``start`` makes the table from the first line's options (a store's ``start`` records
+    the game in a database).
+    """
     result = Replay()
     lines = read_lines(path)
     for number, text in lines:
@@ -73,13 +83,22 @@ def replay(path: Path, *, keep_going: bool = False, on_step: Any = None) -> Repl
         if "new" not in obj or len(obj) != 1:
             raise ScriptError(number, 'the first line must be {"new": {...}}')
         try:
-            result.table = Table.from_options(obj["new"])
+            result.table = start(obj["new"])
         except RuleError as e:
             raise ScriptError(number, str(e)) from None
         break
     else:
         raise ScriptError(0, 'the script is empty: it needs a {"new": {...}} line')
+    play(result, lines, keep_going=keep_going, on_step=on_step)
+    return result
+
+
+def play(
+    result: Replay, lines: Iterable[tuple[int, str]], *, keep_going: bool, on_step: Any
+) -> None:
+    """Apply numbered action lines to the replay's table."""
     table = result.table
+    assert table is not None
     for number, text in lines:
         try:
             action = parse_line(number, text)
@@ -99,4 +118,3 @@ def replay(path: Path, *, keep_going: bool = False, on_step: Any = None) -> Repl
         result.actions += 1
         if on_step is not None:
             on_step(number, action, events, None)
-    return result

@@ -2,23 +2,41 @@
 
 Every way of playing (the table script, the touchscreen, the reader and buttons)
 goes through a Table: it owns the server seed, shows only its commitment until the
-game is over, and reports state in the table-script output shape.
+game is over, and reports state in the table-script output shape. With a game log
+attached, every accepted action is committed to the log before ``apply`` returns (commit
+before show); an action that cannot be recorded is taken back and the error raised.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from companion.draw import commitment, draw_cubes, new_server_seed
-from companion.rules import DrawRequest, Game, RuleError, Setup, make_setup
+from companion.rules import DrawRequest, Game, RuleError, Setup, check_action, make_setup
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
+class ActionLog(Protocol):
+    """Where a table commits what happens (the durable game log)."""
+
+    def record(
+        self,
+        action: dict[str, Any],
+        events: list[dict[str, Any]],
+        draws: list[dict[str, Any]],
+        ending: dict[str, Any] | None,
+    ) -> None: ...
+
+    def abandon(self, server_seed: str, reason: str) -> None: ...
+
+
 class Table:
-    def __init__(self, setup: Setup, server_seed: str | None = None) -> None:
+    def __init__(
+        self, setup: Setup, server_seed: str | None = None, *, log: ActionLog | None = None
+    ) -> None:
         if server_seed is None:
             server_seed = new_server_seed()
         elif not _HEX64.match(server_seed):
@@ -27,15 +45,17 @@ class Table:
         self._server_seed = server_seed
         self.commitment = commitment(server_seed)
         self.game = Game(setup, self._chance)
+        self.log = log
+        self.abandoned = False
 
     @classmethod
-    def from_options(cls, options: Any) -> Table:
+    def from_options(cls, options: Any, *, log: ActionLog | None = None) -> Table:
         """A table from the options of a ``{"new": {...}}`` line."""
         setup = make_setup(options)
         seed = options.get("server_seed")
         if seed is not None and not isinstance(seed, str):
             raise RuleError('new: "server_seed" must be 64 lowercase hexadecimal characters')
-        return cls(setup, seed)
+        return cls(setup, seed, log=log)
 
     def _chance(self, request: DrawRequest) -> Sequence[str]:
         return draw_cubes(
@@ -47,17 +67,65 @@ class Table:
             request.count,
         )
 
-    def apply(self, action: Any) -> list[dict[str, Any]]:
-        return self.game.apply(action)
+    @property
+    def finished(self) -> bool:
+        return self.game.state.game_over or self.abandoned
+
+    def apply(self, raw: Any) -> list[dict[str, Any]]:
+        """Apply an action, commit it to the log (if any), then return its events."""
+        if self.abandoned:
+            raise RuleError(
+                f"{raw.get('do', 'action') if isinstance(raw, dict) else 'action'}: "
+                "the game was abandoned"
+            )
+        action = check_action(raw)
+        mark = self.game.mark()
+        was_over = self.game.state.game_over
+        events = self.game.apply(action)
+        if self.log is not None:
+            draws = [draw_record(d) for d in self.game.draws[mark.draws_len :]]
+            ending = None
+            if self.game.state.game_over and not was_over:
+                ending = {
+                    "server_seed": self._server_seed,
+                    "reason": self.game.state.end_reason,
+                    "ranking": self.game.snapshot()["ranking"],
+                }
+            try:
+                self.log.record(action, events, draws, ending)
+            except BaseException:
+                self.game.rollback(mark)
+                raise
+        return events
+
+    def abandon(self, reason: str) -> None:
+        """Give the game up: the server seed is revealed so its draws can be checked."""
+        if self.finished:
+            raise RuleError("abandon: the game is already over")
+        if self.log is not None:
+            self.log.abandon(self._server_seed, reason)
+        self.abandoned = True
 
     @property
     def server_seed(self) -> str | None:
-        """Revealed only once the game is over."""
-        return self._server_seed if self.game.state.game_over else None
+        """Revealed only once the game is over (or abandoned)."""
+        return self._server_seed if self.finished else None
 
     def snapshot(self) -> dict[str, Any]:
         out = self.game.snapshot()
+        out["abandoned"] = self.abandoned
         out["commitment"] = self.commitment
         out["client_seed"] = self.game.state.client_seed
         out["server_seed"] = self.server_seed
         return out
+
+
+def draw_record(d: Any) -> dict[str, Any]:
+    return {
+        "nonce": d.nonce,
+        "reason": d.reason,
+        "client_seed": d.client_seed,
+        "bag": dict(d.bag),
+        "count": d.count,
+        "drawn": list(d.drawn),
+    }

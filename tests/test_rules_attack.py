@@ -34,6 +34,7 @@ def test_dragon_on_the_fifth_space_draws_four_cubes():
         {
             "nonce": 1,
             "reason": "attack",
+            "client_seed": "",
             "count": 4,
             "bag": chance.requests[0].bag,
             "drawn": ["black", "red", "black", "yellow"],

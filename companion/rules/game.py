@@ -41,6 +41,7 @@ class DrawRecord:
 
     nonce: int
     reason: str
+    client_seed: str
     bag: dict[str, int]
     count: int
     drawn: list[str]
@@ -51,6 +52,7 @@ class DrawRecord:
         out = {
             "nonce": self.nonce,
             "reason": self.reason,
+            "client_seed": self.client_seed,
             "count": self.count,
             "bag": dict(self.bag),
             "drawn": list(self.drawn),
@@ -70,6 +72,18 @@ class _Step:
 
 
 Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where the game stood before an action, to take back one that could not be recorded."""
+
+    state: State
+    history_len: int
+    top: _Step | None
+    next_nonce: int
+    draws_len: int
+    actions_seen: int
 
 
 class Game:
@@ -129,6 +143,28 @@ class Game:
         for record in step.draws:
             record.undone = True
         return [{"event": "undo", "action": step.action["do"], "number": step.number}]
+
+    def mark(self) -> Mark:
+        top = self._history[-1] if self._history else None
+        return Mark(
+            self.state, len(self._history), top, self.next_nonce, len(self.draws), self.actions_seen
+        )
+
+    def rollback(self, mark: Mark) -> None:
+        """Take back everything since ``mark`` as if it never happened (it was never shown).
+
+        Unlike undo, this rewinds the nonce: the draws it removes were never recorded or
+        shown to anyone, so drawing them again is the same draw, not a new one.
+        """
+        self.state = mark.state
+        del self._history[mark.history_len :]
+        if len(self._history) < mark.history_len and mark.top is not None:
+            self._history.append(mark.top)  # the action taken back was an undo
+            for record in mark.top.draws:
+                record.undone = False
+        del self.draws[mark.draws_len :]
+        self.next_nonce = mark.next_nonce
+        self.actions_seen = mark.actions_seen
 
     @property
     def can_undo(self) -> bool:
@@ -275,7 +311,7 @@ class Game:
         request = DrawRequest(nonce, s.client_seed, reason, bag_before, s.seats, count)
         drawn = list(self.chance(request))
         self._check_outcome(request, drawn)
-        record = DrawRecord(nonce, reason, bag_before, count, drawn, 0)
+        record = DrawRecord(nonce, reason, s.client_seed, bag_before, count, drawn, 0)
         self._step_draws.append(record)
         self._emit("draw", nonce=nonce, reason=reason, count=count, drawn=drawn)
         ghosts = 0

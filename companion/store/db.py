@@ -1,0 +1,126 @@
+"""Opening the game database: durability settings, schema migrations, refusals.
+
+The log is written in WAL mode with ``synchronous = FULL``: every commit waits until
+the write-ahead log is on the storage device, so an action the table has seen survives a
+power cut (with NORMAL, the last commits before a cut may be rolled back).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+APPLICATION_ID = 0x436C6E6B  # "Clnk": marks a companion database
+SCHEMA_VERSION = 1
+
+migrations = Migrations("clank-companion")
+
+
+class StoreError(Exception):
+    """A database problem the table must hear about; nothing was written."""
+
+
+@migrations()
+def m001_game_log(db: Database) -> None:
+    db.execute(
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            edition TEXT NOT NULL,
+            players TEXT NOT NULL,
+            commitment TEXT NOT NULL,
+            sealed_seed TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'playing',
+            server_seed TEXT,
+            ranking TEXT
+        )"""
+    )
+    db.execute(
+        """CREATE TABLE log (
+            game INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            body TEXT NOT NULL,
+            prev TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            PRIMARY KEY (game, seq)
+        )"""
+    )
+    for verb in ("UPDATE", "DELETE"):
+        db.execute(
+            f"""CREATE TRIGGER log_no_{verb.lower()} BEFORE {verb} ON log
+            BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END"""
+        )
+    db.execute(
+        """CREATE VIEW draws AS
+        SELECT log.game AS game, log.seq AS seq,
+               json_extract(d.value, '$.nonce') AS nonce,
+               json_extract(d.value, '$.reason') AS reason,
+               json_extract(d.value, '$.count') AS count,
+               json_extract(d.value, '$.bag') AS bag,
+               json_extract(d.value, '$.drawn') AS drawn
+        FROM log, json_each(log.body, '$.draws') AS d
+        WHERE log.kind = 'action'"""
+    )
+    db.execute(
+        """CREATE VIEW actions AS
+        SELECT game, seq, json_extract(body, '$.action.do') AS action,
+               json_extract(body, '$.action') AS detail
+        FROM log WHERE kind = 'action'"""
+    )
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:
+    """True for a new, empty database; raises StoreError for a foreign or future one."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        raise StoreError(f"{path} is not a companion database ({e})") from None
+    if tables == 0 and app_id == 0:
+        return True
+    if app_id != APPLICATION_ID:
+        raise StoreError(f"{path} is a database of another program, not a companion database")
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{path} was written by a newer version of the companion "
+            f"(schema {version}, this one knows {SCHEMA_VERSION}); update the companion"
+        )
+    return False
+
+
+def open_database(path: Path | str) -> Database:
+    """Open (creating if needed) and migrate the game database."""
+    path = Path(path)
+    if path.exists() and path.is_dir():
+        raise StoreError(f"{path} is a folder, not a database file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot open {path}: {e}") from None
+    try:
+        new = _check_identity(conn, path)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if not new:
+            problem = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if problem != "ok":
+                raise StoreError(f"{path} is damaged: {problem}")
+        db = Database(conn)
+        if new:
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        migrations.apply(db)
+    except StoreError:
+        conn.close()
+        raise
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise StoreError(f"{path} is not a companion database ({e})") from None
+    return db

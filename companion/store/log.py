@@ -1,0 +1,247 @@
+"""The append-only, hash-chained game log, and starting and resuming games from it."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from companion.audit.verify_log import FORMAT, GENESIS, VERSION, canonical, link_hash, record_bytes
+from companion.rules import RuleError, make_setup
+from companion.store.db import StoreError, open_database
+from companion.store.seal import load_key, seal, unseal
+from companion.table import Table, draw_record
+
+
+def _sql_failure(e: sqlite3.Error) -> StoreError:
+    text = str(e)
+    if "full" in text:
+        return StoreError("the disk is full: the action was not recorded (free some space)")
+    if "readonly" in text or "read-only" in text:
+        return StoreError("the database cannot be written: the action was not recorded")
+    return StoreError(f"the action was not recorded: {text}")
+
+
+class GameStore:
+    """A database of games."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.db: Database = open_database(self.path)
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    # ---------------------------------------------------------------- writing
+    def _append(self, game: int, seq: int, prev: str, kind: str, body: Any) -> str:
+        text = canonical(body)
+        digest = link_hash(prev, record_bytes(game, seq, kind, text))
+        self.db.execute(
+            "INSERT INTO log (game, seq, kind, body, prev, hash) VALUES (?, ?, ?, ?, ?, ?)",
+            [game, seq, kind, text, prev, digest],
+        )
+        return digest
+
+    def start(self, options: dict[str, Any]) -> Table:
+        """A new game from a ``new`` line's options, recorded before it is shown."""
+        table = Table.from_options(options)
+        key = load_key(self.path, create=True)
+        setup = table.setup
+        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        body = {
+            "format": VERSION,
+            "setup": setup.as_dict(),
+            "seats": list(setup.players),
+            "commitment": table.commitment,
+            "client_seed": setup.client_seed,
+        }
+        try:
+            with self.db.atomic():
+                cursor = self.db.execute(
+                    "INSERT INTO games (created_at, edition, players, commitment, sealed_seed)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [
+                        now,
+                        setup.edition,
+                        json.dumps(list(setup.players)),
+                        table.commitment,
+                        seal(key, table._server_seed, table.commitment),
+                    ],
+                )
+                game = int(cursor.lastrowid or 0)
+                head = self._append(game, 1, GENESIS, "new", body)
+        except sqlite3.Error as e:
+            raise _sql_failure(e) from None
+        table.log = GameLog(self, game, 2, head)
+        return table
+
+    # ---------------------------------------------------------------- reading
+    def games(self) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            """SELECT g.id, g.created_at, g.edition, g.players, g.status, g.commitment,
+                      g.server_seed, g.ranking,
+                      (SELECT count(*) FROM log WHERE game = g.id AND kind = 'action') AS actions,
+                      (SELECT hash FROM log WHERE game = g.id ORDER BY seq DESC LIMIT 1) AS head
+               FROM games g ORDER BY g.id"""
+        ).fetchall()
+        keys = [
+            "id",
+            "created_at",
+            "edition",
+            "players",
+            "status",
+            "commitment",
+            "server_seed",
+            "ranking",
+            "actions",
+            "head",
+        ]
+        out = []
+        for row in rows:
+            item = dict(zip(keys, row, strict=True))
+            item["players"] = json.loads(item["players"])
+            item["ranking"] = json.loads(item["ranking"]) if item["ranking"] else None
+            out.append(item)
+        return out
+
+    def game_row(self, game: int) -> dict[str, Any]:
+        for item in self.games():
+            if item["id"] == game:
+                return item
+        raise StoreError(f"no game {game} in {self.path}")
+
+    def last_unfinished(self) -> int | None:
+        row = self.db.execute("SELECT max(id) FROM games WHERE status = 'playing'").fetchone()
+        return row[0] if row else None
+
+    def records(self, game: int) -> Iterator[dict[str, Any]]:
+        """The game's records in order, as stored (body parsed)."""
+        cursor = self.db.execute(
+            "SELECT game, seq, kind, body, prev, hash FROM log WHERE game = ? ORDER BY seq",
+            [game],
+        )
+        for g, seq, kind, body, prev, digest in cursor:
+            try:
+                parsed = json.loads(body)
+            except (json.JSONDecodeError, TypeError):
+                parsed = body  # a damaged body: the verifier names it
+            yield {
+                "game": g,
+                "seq": seq,
+                "kind": kind,
+                "body": parsed,
+                "prev": prev,
+                "hash": digest,
+                "_text": body,
+            }
+
+    def export_header(self, game: int) -> dict[str, Any]:
+        row = self.game_row(game)
+        keep = ["id", "created_at", "edition", "players", "status", "commitment", "server_seed"]
+        return {"format": FORMAT, "version": VERSION, "game": {k: row[k] for k in keep}}
+
+    # --------------------------------------------------------------- resuming
+    def resume(self, game: int) -> Table:
+        """Rebuild a running game from its log and carry on writing to it."""
+        row = self.db.execute(
+            "SELECT commitment, sealed_seed, status, server_seed FROM games WHERE id = ?", [game]
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game} in {self.path}")
+        commitment, sealed, status, revealed = row
+        seed = revealed or unseal(load_key(self.path, create=False), sealed, commitment)
+        table, last = self.rebuild(game, seed)
+        table.log = GameLog(self, game, last["seq"] + 1, last["hash"])
+        if status == "abandoned":
+            table.abandoned = True
+        return table
+
+    def rebuild(self, game: int, seed: str) -> tuple[Table, dict[str, Any]]:
+        """Replay a game's log with its seed; every record must come out as recorded."""
+        records = self.records(game)
+        first = next(records, None)
+        if first is None or first["kind"] != "new":
+            raise StoreError(f"game {game}: its log does not start with the game's set-up")
+        try:
+            table = Table(make_setup(first["body"]["setup"]), seed)
+        except (RuleError, KeyError, TypeError) as e:
+            raise StoreError(f"game {game}: cannot set it up again ({e})") from None
+        if table.commitment != first["body"].get("commitment"):
+            raise StoreError(f"game {game}: the seed does not match the recorded commitment")
+        last = first
+        for rec in records:
+            last = rec
+            if rec["kind"] == "abandon":
+                table.abandoned = True
+            if rec["kind"] != "action":
+                continue
+            body = rec["body"]
+            mark = len(table.game.draws)
+            try:
+                events = table.apply(body["action"])
+            except (RuleError, KeyError, TypeError) as e:
+                raise StoreError(
+                    f"game {game} record {rec['seq']}: refused on replay ({e})"
+                ) from None
+            draws = [draw_record(d) for d in table.game.draws[mark:]]
+            if events != body.get("events") or draws != body.get("draws"):
+                raise StoreError(f"game {game} record {rec['seq']}: does not replay as recorded")
+        return table, last
+
+
+class GameLog:
+    """One game's end of the log: appends records, chained, each in its own transaction."""
+
+    def __init__(self, store: GameStore, game: int, seq: int, head: str) -> None:
+        self.store = store
+        self.game = game
+        self.seq = seq
+        self.head = head
+
+    def _commit(self, records: list[tuple[str, Any]], update: tuple[str, list[Any]] | None) -> None:
+        seq, head = self.seq, self.head
+        try:
+            with self.store.db.atomic():
+                for kind, body in records:
+                    head = self.store._append(self.game, seq, head, kind, body)
+                    seq += 1
+                if update is not None:
+                    self.store.db.execute(*update)
+        except sqlite3.Error as e:
+            raise _sql_failure(e) from None
+        self.seq, self.head = seq, head
+
+    def record(
+        self,
+        action: dict[str, Any],
+        events: list[dict[str, Any]],
+        draws: list[dict[str, Any]],
+        ending: dict[str, Any] | None,
+    ) -> None:
+        records: list[tuple[str, Any]] = [
+            ("action", {"action": action, "events": events, "draws": draws})
+        ]
+        update = None
+        if ending is not None:
+            records.append(
+                ("reveal", {"server_seed": ending["server_seed"], "reason": ending["reason"]})
+            )
+            update = (
+                "UPDATE games SET status = 'over', server_seed = ?, ranking = ? WHERE id = ?",
+                [ending["server_seed"], json.dumps(ending["ranking"]), self.game],
+            )
+        self._commit(records, update)
+
+    def abandon(self, server_seed: str, reason: str) -> None:
+        self._commit(
+            [("abandon", {"server_seed": server_seed, "reason": reason})],
+            (
+                "UPDATE games SET status = 'abandoned', server_seed = ? WHERE id = ?",
+                [server_seed, self.game],
+            ),
+        )
