@@ -33,10 +33,12 @@ def describe_event(event: dict[str, Any]) -> str:
         where = " in the Depths" if event["in_depths"] else ""
         return f"{event['player']} is knocked out{where}"
     if kind == "clank":
-        n = event["n"]
-        return f"{event['player']} clank {n:+d}" + (
-            f" ({event['cancelled']} cancelled)" if event.get("cancelled") else ""
-        )
+        text = f"{event['player']} clank {event['n']:+d}"
+        if event.get("cancelled"):
+            text += f" ({event['cancelled']} cancelled by anti-clank)"
+        if event.get("credit"):
+            text += f" (anti-clank credit {event['credit']} this turn)"
+        return text
     if kind == "rage":
         return f"rage: space {event['space']} ({event['draw']} cubes)"
     if kind == "turn":

@@ -26,14 +26,26 @@ def test_base_game_deck_and_flags():
     assert catalog.card("Watcher").arrive == ("clank_each", 1)
     assert catalog.card("Wizard").vp_rule is not None
     assert [t.name for t in catalog.tokens_of("artifact", party=False)] == [
-        "5", "7", "10", "15", "20", "25", "30"]
+        "5",
+        "7",
+        "10",
+        "15",
+        "20",
+        "25",
+        "30",
+    ]
 
 
 def test_catacombs_cards_are_marked_unverified():
     catalog = load_catalog("catacombs")
     assert not any(c.verified for c in catalog.cards.values())
     assert {t.name for t in catalog.tokens_of("prisoner")} >= {
-        "adventurer", "haunted", "priest", "warrior", "discount coupon"}
+        "adventurer",
+        "haunted",
+        "priest",
+        "warrior",
+        "discount coupon",
+    }
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -51,8 +63,12 @@ def _edit(path: Path, old: str, new: str) -> None:
 @pytest.mark.parametrize(
     ("file", "old", "new", "reason"),
     [
-        ("cards.csv", "clank,Kobold,dungeon,3,monster", "clank,Kobold,dungeon,3,dragon",
-         "type must be one of"),
+        (
+            "cards.csv",
+            "clank,Kobold,dungeon,3,monster",
+            "clank,Kobold,dungeon,3,dragon",
+            "type must be one of",
+        ),
         ("cards.csv", "clank,Kobold,dungeon,3,", "clank,Kobold,dungeon,three,", "count"),
         ("cards.csv", "2 per card:Secret Tome", "2 per card:Secret Scroll", "unknown card"),
         ("cards.csv", "2 per card:Secret Tome", "two per tome", "expected 'N per"),
@@ -75,12 +91,15 @@ def test_schema_check_names_the_problem(tmp_path, monkeypatch, file, old, new, r
 
 def test_a_table_corrects_the_catalog(tmp_path, monkeypatch):
     folder = _copy(tmp_path)
-    _edit(folder / "editions.toml", 'rage_track = [2, 2, 3, 3, 4, 4, 5]\nrage_start = { 2 = 3, 3 = 2, '
-          '4 = 1, 5 = 1, 6 = 1 }\nhealth = 10\nstarting_clank = [3, 2, 1, 0, 0, 0]\ncubes_per_player'
-          ' = 30\nblack_cubes = 24\nghost_cubes = 5',
-          'rage_track = [2, 3, 3, 4, 4, 5, 5]\nrage_start = { 2 = 3, 3 = 2, 4 = 1, 5 = 1, 6 = 1 }\n'
-          'health = 9\nstarting_clank = [3, 2, 1, 0, 0, 0]\ncubes_per_player = 30\nblack_cubes = 24'
-          '\nghost_cubes = 5')
+    _edit(
+        folder / "editions.toml",
+        "rage_track = [2, 2, 3, 3, 4, 4, 5]\nrage_start = { 2 = 3, 3 = 2, "
+        "4 = 1, 5 = 1, 6 = 1 }\nhealth = 10\nstarting_clank = [3, 2, 1, 0, 0, 0]\ncubes_per_player"
+        " = 30\nblack_cubes = 24\nghost_cubes = 5",
+        "rage_track = [2, 3, 3, 4, 4, 5, 5]\nrage_start = { 2 = 3, 3 = 2, 4 = 1, 5 = 1, 6 = 1 }\n"
+        "health = 9\nstarting_clank = [3, 2, 1, 0, 0, 0]\ncubes_per_player = 30\nblack_cubes = 24"
+        "\nghost_cubes = 5",
+    )
     monkeypatch.setenv("CLANK_CATALOG_DIR", str(folder))
     catalog = load_catalog("catacombs")
     assert catalog.edition.health == 9 and catalog.edition.rage_track[1] == 3

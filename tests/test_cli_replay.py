@@ -12,8 +12,14 @@ import pytest
 from companion.cli import main
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-NEW = {"new": {"edition": "clank", "players": ["red", "yellow", "green", "blue"],
-               "server_seed": SEED, "client_seed": "table"}}
+NEW = {
+    "new": {
+        "edition": "clank",
+        "players": ["red", "yellow", "green", "blue"],
+        "server_seed": SEED,
+        "client_seed": "table",
+    }
+}
 
 
 def write(tmp_path: Path, *lines: object) -> Path:
@@ -36,9 +42,23 @@ def test_json_output_has_the_contract_fields(tmp_path, capsys):
     code, out, err = run(capsys, "replay", str(path), "--json")
     assert code == 0 and err == ""
     state = json.loads(out)
-    for key in ["edition", "game_over", "turn", "rage", "danger", "row", "clank_area", "bag",
-                "countdown", "players", "draws", "errors", "ranking", "commitment",
-                "server_seed"]:
+    for key in [
+        "edition",
+        "game_over",
+        "turn",
+        "rage",
+        "danger",
+        "row",
+        "clank_area",
+        "bag",
+        "countdown",
+        "players",
+        "draws",
+        "errors",
+        "ranking",
+        "commitment",
+        "server_seed",
+    ]:
         assert key in state, key
     assert state["turn"] == {"active": "red", "number": 1}
     assert state["rage"]["space"] == 1 and state["rage"]["draw"] == 2
@@ -53,8 +73,16 @@ def test_json_output_has_the_contract_fields(tmp_path, capsys):
 
 def test_the_spec_vector_through_the_replay(tmp_path, capsys):
     """Two players red and blue, bag black 24, red 3, blue 2: the spec's first draw."""
-    new = {"new": {"edition": "clank", "players": ["red", "blue"], "server_seed": SEED,
-                   "client_seed": "table", "rage_track": [4], "rage_start": 1}}
+    new = {
+        "new": {
+            "edition": "clank",
+            "players": ["red", "blue"],
+            "server_seed": SEED,
+            "client_seed": "table",
+            "rage_track": [4],
+            "rage_start": 1,
+        }
+    }
     # red starts with 3 cubes in the area, blue with 2: exactly the spec's bag
     path = write(tmp_path, new, {"do": "attack"})
     code, out, _ = run(capsys, "replay", str(path), "--json")
@@ -64,8 +92,13 @@ def test_the_spec_vector_through_the_replay(tmp_path, capsys):
 
 
 def test_a_rejected_line_stops_with_exit_2_and_names_the_line(tmp_path, capsys):
-    path = write(tmp_path, NEW, {"do": "clank", "player": "red", "n": 1},
-                 {"do": "clank", "player": "pink", "n": 1}, {"do": "attack"})
+    path = write(
+        tmp_path,
+        NEW,
+        {"do": "clank", "player": "red", "n": 1},
+        {"do": "clank", "player": "pink", "n": 1},
+        {"do": "attack"},
+    )
     code, out, err = run(capsys, "replay", str(path), "--json")
     assert code == 2 and out == ""
     assert err == "line 3: clank: unknown player 'pink'\n"
@@ -93,8 +126,10 @@ def test_bad_lines_get_one_line_reasons(tmp_path, capsys, line, reason):
     ("first", "reason"),
     [
         ('{"do": "attack"}', 'line 1: the first line must be {"new": {...}}'),
-        ('{"new": {"edition": "clank", "players": ["red", "blue"], "server_seed": "abc"}}',
-         "line 1: new: \"server_seed\" must be 64 lowercase hexadecimal characters"),
+        (
+            '{"new": {"edition": "clank", "players": ["red", "blue"], "server_seed": "abc"}}',
+            'line 1: new: "server_seed" must be 64 lowercase hexadecimal characters',
+        ),
         ('{"new": {"edition": "clank", "players": ["red"]}}', "line 1: new: 1 players"),
     ],
 )
@@ -117,25 +152,33 @@ def test_empty_missing_and_binary_files(tmp_path, capsys):
 
 
 def test_keep_going_lists_errors_and_goes_on(tmp_path, capsys):
-    path = write(tmp_path, NEW, {"do": "clank", "player": "pink", "n": 1}, "{oops",
-                 {"do": "clank", "player": "red", "n": 2})
+    path = write(
+        tmp_path,
+        NEW,
+        {"do": "clank", "player": "pink", "n": 1},
+        "{oops",
+        {"do": "clank", "player": "red", "n": 2},
+    )
     code, out, err = run(capsys, "replay", str(path), "--json", "--keep-going")
     assert code == 0
     state = json.loads(out)
     assert [e["line"] for e in state["errors"]] == [2, 3]
     assert state["errors"][0]["reason"] == "clank: unknown player 'pink'"
     assert state["clank_area"]["red"] == 5
-    assert err.splitlines() == ["line 2: clank: unknown player 'pink'",
-                                "line 3: not valid JSON (Expecting property name enclosed in "
-                                "double quotes at column 2)"]
+    assert err.splitlines() == [
+        "line 2: clank: unknown player 'pink'",
+        "line 3: not valid JSON (Expecting property name enclosed in double quotes at column 2)",
+    ]
 
 
 def test_game_over_reveals_the_seed_and_ranks(tmp_path, capsys):
     path = write(
         tmp_path,
         NEW,
-        *[{"do": "artifact", "player": p, "value": v}
-          for p, v in [("red", 5), ("yellow", 7), ("green", 10), ("blue", 15)]],
+        *[
+            {"do": "artifact", "player": p, "value": v}
+            for p, v in [("red", 5), ("yellow", 7), ("green", 10), ("blue", 15)]
+        ],
         *[{"do": "escape", "player": p} for p in ["red", "yellow", "green", "blue"]],
     )
     code, out, _ = run(capsys, "replay", str(path), "--json")

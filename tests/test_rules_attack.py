@@ -229,3 +229,14 @@ def test_deck_out_ends_catacombs():
     assert game.snapshot()["game_over"]
     with pytest.raises(RuleError, match="only in Clank! Catacombs"):
         do(new_game(), "deck_out")
+
+
+def test_escape_needs_an_artifact_and_the_way_out_of_the_depths():
+    game = new_game(players=["red", "blue"])
+    do(game, "artifact", player="red", value=20)
+    do(game, "depths", player="red", **{"in": True})
+    with pytest.raises(RuleError, match="still in the Depths"):
+        do(game, "escape", player="red")
+    do(game, "depths", player="red", **{"in": False})
+    do(game, "escape", player="red")
+    assert game.snapshot()["players"]["red"]["status"] == "escaped"

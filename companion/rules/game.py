@@ -590,8 +590,9 @@ class Game:
         p = self._player(a)
         if not p.artifacts:
             raise RuleError(f"escape: {p.name} carries no artifact")
+        if p.in_depths:
+            raise RuleError(f"escape: {p.name} is still in the Depths (record leaving them first)")
         p.status = ESCAPED
-        p.in_depths = False
         p.tokens["mastery token"] = p.tokens.get("mastery token", 0) + 1
         self._emit("escaped", player=p.name)
         self._went_out(p)

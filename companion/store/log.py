@@ -129,7 +129,10 @@ class GameStore:
             try:
                 parsed = json.loads(body)
             except (json.JSONDecodeError, TypeError):
-                parsed = body  # a damaged body: the verifier names it
+                parsed = body  # a damaged body: the verifiers name it
+            else:
+                if canonical(parsed) != body:
+                    parsed = body  # altered bytes, even if the meaning is the same
             yield {
                 "game": g,
                 "seq": seq,

@@ -1,0 +1,257 @@
+"""Tampering is detected by `audit verify` and by the standalone verifier alike."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.audit import export_game, verify_store
+from companion.audit.verify_log import GENESIS, canonical, link_hash, record_bytes
+from companion.cli import main
+from companion.store import GameStore
+
+VERIFIER = Path(__file__).resolve().parent.parent / "companion" / "audit" / "verify_log.py"
+NEW = {
+    "edition": "clank",
+    "players": ["red", "blue"],
+    "server_seed": "3c" * 32,
+    "client_seed": "04A224B2C35E80 04B1C2D3E4F5A6",
+}
+
+
+@pytest.fixture(scope="module")
+def finished_db(tmp_path_factory) -> Path:
+    """A finished game with several draws, one of them undone."""
+    path = tmp_path_factory.mktemp("audit") / "games.db"
+    store = GameStore(path)
+    table = store.start(NEW)
+    table.apply({"do": "row", "cards": ["Ladder", "Dragon Shrine"]})
+    for n in range(4):
+        table.apply({"do": "clank", "player": "red", "n": 2})
+        table.apply({"do": "clank", "player": "blue", "n": 1})
+        table.apply({"do": "end_turn", "revealed": ["Orc Grunt"] if n % 2 == 0 else []})
+        if n % 2 == 0:
+            table.apply({"do": "take", "card": "Orc Grunt"})
+    table.apply({"do": "attack"})
+    table.apply({"do": "undo"})
+    table.apply({"do": "artifact", "player": "red", "value": 10})
+    table.apply({"do": "escape", "player": "red"})
+    table.apply({"do": "artifact", "player": "blue", "value": 20})
+    table.apply({"do": "escape", "player": "blue"})
+    assert table.game.state.game_over
+    store.close()
+    return path
+
+
+def copy_db(src: Path, tmp_path: Path) -> Path:
+    dst = tmp_path / "games.db"
+    shutil.copy(src, dst)
+    shutil.copy(src.with_name(src.name + ".key"), dst.with_name(dst.name + ".key"))
+    return dst
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    """The database as an attacker opens it: the append-only triggers dropped."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TRIGGER IF EXISTS log_no_update")
+    conn.execute("DROP TRIGGER IF EXISTS log_no_delete")
+    return conn
+
+
+def rechain(conn: sqlite3.Connection) -> None:
+    """Recompute every hash after an edit, as a careful attacker would."""
+    prev = GENESIS
+    for seq, kind, body in conn.execute("SELECT seq, kind, body FROM log ORDER BY seq").fetchall():
+        text = canonical(json.loads(body))
+        digest = link_hash(prev, record_bytes(1, seq, kind, text))
+        conn.execute(
+            "UPDATE log SET body = ?, prev = ?, hash = ? WHERE seq = ?", [text, prev, digest, seq]
+        )
+        prev = digest
+
+
+def app_verdict(path: Path) -> tuple[bool, str]:
+    store = GameStore(path)
+    try:
+        (check,) = verify_store(store)
+    finally:
+        store.close()
+    return check.ok, check.message
+
+
+def standalone_verdict(path: Path, tmp_path: Path) -> tuple[int, str]:
+    store = GameStore(path)
+    export = tmp_path / "export.jsonl"
+    with export.open("w", encoding="utf-8") as out:
+        export_game(store, 1, out)
+    store.close()
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", str(VERIFIER), str(export)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode, result.stdout + result.stderr
+
+
+def assert_detected(path: Path, tmp_path: Path) -> None:
+    ok, message = app_verdict(path)
+    assert not ok, message
+    code, output = standalone_verdict(path, tmp_path)
+    assert code == 1 and output.startswith("FAILED"), output
+
+
+def test_an_honest_log_passes_both(finished_db, tmp_path):
+    ok, message = app_verdict(finished_db)
+    assert ok and "draws recomputed" in message and "replayed through the rules" in message
+    code, output = standalone_verdict(finished_db, tmp_path)
+    assert code == 0, output
+    assert "the server seed matches the commitment" in output
+    assert "3 draws recomputed and equal" in output  # two refills and one undone attack
+
+
+def test_every_single_byte_change_of_a_draw_record_is_detected(finished_db, tmp_path):
+    path = copy_db(finished_db, tmp_path)
+    conn = raw(path)
+    seq, body = conn.execute(
+        "SELECT seq, body FROM log WHERE body LIKE '%\"drawn\"%' ORDER BY seq LIMIT 1"
+    ).fetchone()
+    positions = range(0, len(body), max(1, len(body) // 60))
+    for i in positions:
+        c = body[i]
+        changed = body[:i] + ("x" if c != "x" else "y") + body[i + 1 :]
+        conn.execute("UPDATE log SET body = ? WHERE seq = ?", [changed, seq])
+        ok, message = app_verdict(path)
+        assert not ok, (i, changed)
+    conn.execute("UPDATE log SET body = ? WHERE seq = ?", [body, seq])
+    assert app_verdict(path)[0]
+    conn.execute("UPDATE log SET body = ? WHERE seq = ?", [body[:-1] + " }", seq])
+    assert_detected(path, tmp_path)
+
+
+@pytest.mark.parametrize("column", ["prev", "hash", "kind", "seq"])
+def test_a_changed_column_is_detected(finished_db, tmp_path, column):
+    path = copy_db(finished_db, tmp_path)
+    conn = raw(path)
+    value = {
+        "prev": "'" + "0" * 64 + "'",
+        "hash": "'" + "f" * 64 + "'",
+        "kind": "'reveal'",
+        "seq": "99",
+    }[column]
+    conn.execute(f"UPDATE log SET {column} = {value} WHERE seq = 5")
+    assert_detected(path, tmp_path)
+
+
+def test_a_deleted_row_is_detected(finished_db, tmp_path):
+    path = copy_db(finished_db, tmp_path)
+    raw(path).execute("DELETE FROM log WHERE seq = 6")
+    assert_detected(path, tmp_path)
+
+
+def test_reordered_rows_are_detected(finished_db, tmp_path):
+    path = copy_db(finished_db, tmp_path)
+    conn = raw(path)
+    conn.execute("UPDATE log SET seq = -1 WHERE seq = 4")
+    conn.execute("UPDATE log SET seq = 4 WHERE seq = 5")
+    conn.execute("UPDATE log SET seq = 5 WHERE seq = -1")
+    assert_detected(path, tmp_path)
+
+
+def test_a_truncated_finished_game_is_detected(finished_db, tmp_path):
+    path = copy_db(finished_db, tmp_path)
+    raw(path).execute("DELETE FROM log WHERE seq = (SELECT max(seq) FROM log)")
+    ok, message = app_verdict(path)
+    assert not ok and "disagree" in message
+
+
+def test_an_altered_draw_is_detected_even_with_the_chain_recomputed(finished_db, tmp_path):
+    path = copy_db(finished_db, tmp_path)
+    conn = raw(path)
+    seq, body = conn.execute(
+        'SELECT seq, body FROM log WHERE body LIKE \'%"drawn":["red"%\' '
+        'OR body LIKE \'%"drawn":["black"%\' ORDER BY seq LIMIT 1'
+    ).fetchone()
+    record = json.loads(body)
+    draw = record["draws"][0]
+    draw["drawn"][0] = "blue" if draw["drawn"][0] != "blue" else "black"
+    conn.execute("UPDATE log SET body = ? WHERE seq = ?", [canonical(record), seq])
+    rechain(conn)
+    assert_detected(path, tmp_path)
+
+
+def test_an_altered_revealed_seed_is_detected(finished_db, tmp_path):
+    path = copy_db(finished_db, tmp_path)
+    conn = raw(path)
+    seq, body = conn.execute("SELECT seq, body FROM log WHERE kind = 'reveal'").fetchone()
+    record = json.loads(body)
+    record["server_seed"] = "3d" + record["server_seed"][2:]
+    conn.execute("UPDATE log SET body = ? WHERE seq = ?", [canonical(record), seq])
+    conn.execute("UPDATE games SET server_seed = ?", [record["server_seed"]])
+    rechain(conn)
+    assert_detected(path, tmp_path)
+
+
+def test_a_changed_bag_that_still_matches_its_draw_is_caught_by_the_replay(finished_db, tmp_path):
+    """Rewriting a draw's bag and result consistently fools the chain and the recomputation,
+    but the game no longer replays through the rules as recorded."""
+    path = copy_db(finished_db, tmp_path)
+    conn = raw(path)
+    seq, body = conn.execute(
+        "SELECT seq, body FROM log WHERE body LIKE '%\"drawn\"%' ORDER BY seq LIMIT 1"
+    ).fetchone()
+    record = json.loads(body)
+    draw = record["draws"][0]
+    draw["bag"]["black"] -= 1
+    from companion.audit.verify_log import recompute_draw
+
+    draw["drawn"] = recompute_draw(
+        "3c" * 32, draw["client_seed"], draw["nonce"], draw["bag"], ["red", "blue"], draw["count"]
+    )
+    conn.execute("UPDATE log SET body = ? WHERE seq = ?", [canonical(record), seq])
+    rechain(conn)
+    ok, message = app_verdict(path)
+    assert not ok and "does not replay as recorded" in message
+
+
+def test_verify_cli_names_the_first_bad_record_and_exits_non_zero(finished_db, tmp_path, capsys):
+    path = copy_db(finished_db, tmp_path)
+    assert main(["audit", "verify", "--db", str(path)]) == 0
+    raw(path).execute("UPDATE log SET hash = '" + "a" * 64 + "' WHERE seq = 3")
+    assert main(["audit", "verify", "--db", str(path), "--game", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "game 1: FAILED: record 3: its hash does not match its content" in out
+
+
+def test_export_cli_and_standalone_on_the_file(finished_db, tmp_path, capsys):
+    out_file = tmp_path / "game1.jsonl"
+    assert (
+        main(["audit", "export", "--db", str(finished_db), "--game", "1", "-o", str(out_file)]) == 0
+    )
+    lines = out_file.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["format"] == "clank-companion-log" and header["game"]["status"] == "over"
+    assert all(json.loads(line)["game"] == 1 for line in lines[1:])
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", str(VERIFIER), str(out_file)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0
+    # one changed character in the exported file
+    lines[3] = lines[3].replace('"red"', '"blue"', 1)
+    out_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", str(VERIFIER), str(out_file)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1 and "record" in result.stdout

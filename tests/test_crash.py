@@ -1,0 +1,104 @@
+"""Power cuts: a game is played in a child process killed with SIGKILL at random moments.
+
+After every kill the database must pass SQLite's integrity check and the audit, hold every
+action the child had reported, hold exactly a prefix of the script, and resume to the
+state a clean replay of those actions gives.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench.long_game import PLAYERS, long_game
+from companion.audit import verify_store
+from companion.rules import make_setup
+from companion.store import GameStore
+from companion.table import Table
+
+KILLS = 50
+SEED = "9a" * 32
+NEW = {"edition": "clank", "players": PLAYERS, "server_seed": SEED, "client_seed": "crash"}
+REPORTED = re.compile(r"^\s*(\d+) \{")
+
+
+def clean_replay(actions: list[dict]) -> dict:
+    table = Table(make_setup(NEW), SEED)
+    for action in actions:
+        table.apply(action)
+    return table.snapshot()
+
+
+def logged_actions(db: Path, game: int) -> list[dict]:
+    conn = sqlite3.connect(db)
+    rows = conn.execute(
+        "SELECT body FROM log WHERE game = ? AND kind = 'action' ORDER BY seq", [game]
+    ).fetchall()
+    conn.close()
+    return [json.loads(body)["action"] for (body,) in rows]
+
+
+def test_sigkill_at_random_moments(tmp_path):
+    rng = random.Random(20261122)
+    actions = long_game(rounds=40, seed=11)
+    script = tmp_path / "game.jsonl"
+    script.write_text(
+        "\n".join([json.dumps({"new": NEW}), *(json.dumps(a) for a in actions)]) + "\n"
+    )
+    db = tmp_path / "games.db"
+    base = [sys.executable, "-m", "companion"]
+    game, kills, mid_game_kills, finished_games = 1, 0, 0, 0
+    while kills < KILLS:
+        done = logged_actions(db, game) if db.exists() else []
+        if not done and (not db.exists() or game > len(GameStore(db).games())):
+            cmd = [*base, "replay", str(script), "--db", str(db), "-v"]
+        else:
+            rest = tmp_path / "rest.jsonl"
+            rest.write_text("".join(json.dumps(a) + "\n" for a in actions[len(done) :]))
+            cmd = [
+                *base,
+                "resume",
+                "--db",
+                str(db),
+                "--game",
+                str(game),
+                "--actions",
+                str(rest),
+                "-v",
+            ]
+        child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(rng.uniform(0.15, 0.9))
+        still_running = child.poll() is None
+        child.send_signal(signal.SIGKILL)
+        out, _ = child.communicate()
+        if still_running:
+            kills += 1
+        reported = sum(1 for line in out.splitlines() if REPORTED.match(line))
+
+        # the database is whole and its log checks out
+        conn = sqlite3.connect(db)
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conn.close()
+        now = logged_actions(db, game)
+        # every action reported before the kill was committed, and only script actions
+        assert len(now) >= len(done) + reported
+        assert now == actions[: len(now)]
+        store = GameStore(db)
+        checks = verify_store(store)
+        assert all(c.ok for c in checks), [c.message for c in checks if not c.ok]
+        resumed = store.resume(game).snapshot()
+        store.close()
+        assert resumed == clean_replay(now)
+        if 0 < len(now) < len(actions) and still_running:
+            mid_game_kills += 1
+        if len(now) == len(actions) or resumed["game_over"]:
+            finished_games += 1
+            game += 1
+    assert mid_game_kills >= KILLS // 2

@@ -1,0 +1,225 @@
+"""The game log: commit before show, resume, undo as an event, bad databases, full disk."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from companion.audit import verify_store
+from companion.rules import RuleError
+from companion.store import GameStore, StoreError
+from companion.store.db import SCHEMA_VERSION
+
+NEW = {
+    "edition": "clank",
+    "players": ["red", "blue"],
+    "server_seed": "77" * 32,
+    "client_seed": "table",
+}
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = GameStore(tmp_path / "games.db")
+    yield s
+    s.close()
+
+
+def play_some(table, n_attacks: int = 3) -> None:
+    table.apply({"do": "row", "cards": ["Ladder", "Tattle"]})
+    for _ in range(n_attacks):
+        table.apply({"do": "clank", "player": "red", "n": 2})
+        table.apply({"do": "attack"})
+        table.apply({"do": "end_turn", "revealed": []})
+
+
+def test_every_action_is_in_the_log_when_apply_returns(store):
+    table = store.start(NEW)
+    play_some(table)
+    rows = store.db.execute("SELECT kind, count(*) FROM log GROUP BY kind").fetchall()
+    assert dict(rows) == {"new": 1, "action": 10}
+    assert table.log.head == store.games()[0]["head"]
+
+
+def test_pragmas_make_commits_durable(store):
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_resume_rebuilds_the_same_game_and_continues_the_nonces(store, tmp_path):
+    table = store.start(NEW)
+    play_some(table)
+    table.apply({"do": "undo"})  # the last end_turn
+    table.apply({"do": "undo"})  # the last attack: its draw stays, marked undone
+    before = table.snapshot()
+    store.close()
+    again = GameStore(tmp_path / "games.db")
+    resumed = again.resume(1)
+    assert resumed.snapshot() == before
+    resumed.apply({"do": "attack"})
+    assert [d["nonce"] for d in resumed.snapshot()["draws"]] == [1, 2, 3, 4]
+    assert resumed.snapshot()["draws"][2]["undone"] is True
+    assert all(r.ok for r in verify_store(again))
+    again.close()
+
+
+def test_the_log_refuses_update_and_delete(store):
+    store.start(NEW)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.db.execute("UPDATE log SET body = '{}'")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.db.execute("DELETE FROM log")
+
+
+def test_undo_is_an_event_and_nothing_is_deleted(store):
+    table = store.start(NEW)
+    table.apply({"do": "attack"})
+    table.apply({"do": "undo"})
+    actions = [r[0] for r in store.db.execute("SELECT action FROM actions ORDER BY seq")]
+    assert actions == ["attack", "undo"]
+    (nonce,) = store.db.execute("SELECT nonce FROM draws").fetchone()
+    assert nonce == 1
+
+
+def test_a_rejected_action_writes_nothing(store):
+    table = store.start(NEW)
+    with pytest.raises(RuleError):
+        table.apply({"do": "clank", "player": "pink", "n": 1})
+    assert store.db.execute("SELECT count(*) FROM log").fetchone()[0] == 1
+
+
+def test_game_end_reveals_the_seed_in_the_same_commit(store):
+    table = store.start(NEW)
+    for p, v in [("red", 5), ("blue", 7)]:
+        table.apply({"do": "artifact", "player": p, "value": v})
+        table.apply({"do": "escape", "player": p})
+    game = store.games()[0]
+    assert game["status"] == "over" and game["server_seed"] == "77" * 32
+    assert game["ranking"][0]["player"] == "blue"
+    kinds = [r[0] for r in store.db.execute("SELECT kind FROM log ORDER BY seq")]
+    assert kinds[-1] == "reveal"
+    with pytest.raises(RuleError):
+        table.apply({"do": "attack"})
+
+
+def test_the_database_alone_does_not_reveal_a_running_seed(store, tmp_path):
+    store.start(NEW)
+    raw = (tmp_path / "games.db").read_bytes()
+    assert ("77" * 32).encode() not in raw
+    sealed = store.db.execute("SELECT sealed_seed FROM games").fetchone()[0]
+    assert sealed != "77" * 32
+
+
+def test_resume_without_the_key_is_refused_clearly(store, tmp_path):
+    store.start(NEW)
+    (tmp_path / "games.db.key").unlink()
+    with pytest.raises(StoreError, match="seal key .* is missing"):
+        store.resume(1)
+
+
+def test_abandon_reveals_the_seed_and_closes_the_game(store, tmp_path):
+    table = store.start(NEW)
+    play_some(table, 1)
+    table.abandon("the cat sat on the board")
+    assert store.games()[0]["status"] == "abandoned"
+    with pytest.raises(RuleError, match="abandoned"):
+        table.apply({"do": "attack"})
+    (check,) = verify_store(store)
+    assert check.ok and check.draws_checked == 1
+
+
+def test_a_full_disk_records_nothing_and_keeps_the_game(tmp_path):
+    store = GameStore(tmp_path / "games.db")
+    table = store.start(NEW)
+    play_some(table, 1)
+    count = store.db.execute("SELECT count(*) FROM log").fetchone()[0]
+    pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+    store.db.execute(f"PRAGMA max_page_count = {pages}")
+    recorded = 0
+    last_shown = table.snapshot()
+    with pytest.raises(StoreError, match="disk is full"):
+        for n in range(500):  # fill the last page, then one more
+            table.apply({"do": "gold", "player": "red", "n": 1 + n % 3})
+            recorded += 1
+            last_shown = table.snapshot()
+    assert recorded > 0
+    # the refused action was taken back in memory: the table shows the last recorded state
+    assert table.snapshot() == last_shown
+    assert store.db.execute("SELECT count(*) FROM log").fetchone()[0] == count + recorded
+    store.db.execute("PRAGMA max_page_count = 1073741823")
+    store.close()
+    again = GameStore(tmp_path / "games.db")
+    assert again.resume(1).snapshot() == last_shown
+    assert all(r.ok for r in verify_store(again))
+    again.close()
+
+
+def test_a_file_that_is_not_a_database(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_text("shopping list: dice, sleeves, snacks\n" * 100)
+    with pytest.raises(StoreError, match="not a companion database"):
+        GameStore(path)
+    assert path.read_text().startswith("shopping list")
+
+
+def test_a_foreign_database(tmp_path):
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE recipes (name TEXT)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="another program"):
+        GameStore(path)
+
+
+def test_a_database_from_the_future(tmp_path):
+    path = tmp_path / "games.db"
+    GameStore(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="newer version"):
+        GameStore(path)
+
+
+def test_an_older_database_is_migrated(tmp_path):
+    """A database that has the migrations table but not every migration gets them."""
+    path = tmp_path / "games.db"
+    store = GameStore(path)
+    applied = store.db.execute("SELECT name FROM _sqlite_migrations").fetchall()
+    assert applied == [("m001_game_log",)]
+    store.close()
+    assert GameStore(path).db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_damaged_database_is_refused(tmp_path):
+    path = tmp_path / "games.db"
+    store = GameStore(path)
+    table = store.start(NEW)
+    play_some(table, 5)
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    data = bytearray(path.read_bytes())
+    for i in range(4096 + 100, len(data), 97):  # scribble over pages after the header page
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError):
+        GameStore(path).resume(1)
+
+
+def test_games_list_and_history_queries(store):
+    t1 = store.start(NEW)
+    play_some(t1, 2)
+    store.start({**NEW, "edition": "catacombs"})
+    games = store.games()
+    assert [(g["id"], g["edition"], g["actions"]) for g in games] == [
+        (1, "clank", 7),
+        (2, "catacombs", 0),
+    ]
+    draws = store.db.execute("SELECT game, nonce, drawn FROM draws ORDER BY nonce").fetchall()
+    assert [(g, n) for g, n, _ in draws] == [(1, 1), (1, 2)]
+    assert isinstance(json.loads(draws[0][2]), list)
+    assert store.last_unfinished() == 2
