@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
-from companion.audit import export_game, verify_store
+from companion.audit.check import export_game, verify_store
 from companion.catalog import CatalogError
 from companion.rules import RuleError
 from companion.script import Replay, ScriptError, play, replay

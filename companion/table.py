@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from companion.draw import commitment, draw_cubes, new_server_seed
-from companion.rules import DrawRequest, Game, RuleError, Setup, check_action, make_setup
+from companion.rules import DrawRequest, Game, RuleError, Setup, make_setup
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -78,10 +78,10 @@ class Table:
                 f"{raw.get('do', 'action') if isinstance(raw, dict) else 'action'}: "
                 "the game was abandoned"
             )
-        action = check_action(raw)
         mark = self.game.mark()
         was_over = self.game.state.game_over
-        events = self.game.apply(action)
+        events = self.game.apply(raw)
+        action = self.game.last_action
         if self.log is not None:
             draws = [draw_record(d) for d in self.game.draws[mark.draws_len :]]
             ending = None

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.audit import export_game, verify_store
+from companion.audit.check import export_game, verify_store
 from companion.audit.verify_log import GENESIS, canonical, link_hash, record_bytes
 from companion.cli import main
 from companion.store import GameStore

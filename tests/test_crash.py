@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from bench.long_game import PLAYERS, long_game
-from companion.audit import verify_store
+from companion.audit.check import verify_store
 from companion.rules import make_setup
 from companion.store import GameStore
 from companion.table import Table

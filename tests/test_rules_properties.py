@@ -122,10 +122,17 @@ def check_invariants(table: Table) -> None:
     assert nonces == list(range(1, len(nonces) + 1))
 
 
+def _without_draws(snapshot: dict) -> dict:
+    """The state an undo restores: everything but the draw record, which keeps undone draws."""
+    return copy.deepcopy({k: v for k, v in snapshot.items() if k != "draws"})
+
+
 def run_random_game(case) -> None:
     options, script = case
     table = Table(make_setup(options), "ab" * 32)
     check_invariants(table)
+    # what the table looked like after each action still on the undo stack
+    undo_stack = [_without_draws(table.snapshot())]
     for action in script:
         before = copy.deepcopy(table.snapshot())
         draws_before = len(table.game.draws)
@@ -135,6 +142,12 @@ def run_random_game(case) -> None:
             assert str(e) and "\n" not in str(e)
             assert table.snapshot() == before, action
             assert len(table.game.draws) == draws_before
+        else:
+            if action["do"] == "undo":
+                undo_stack.pop()
+                assert _without_draws(table.snapshot()) == undo_stack[-1]
+            else:
+                undo_stack.append(_without_draws(table.snapshot()))
         check_invariants(table)
     if table.game.state.game_over:
         snap = table.snapshot()

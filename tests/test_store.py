@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from companion.audit import verify_store
+from companion.audit.check import verify_store
 from companion.rules import RuleError
 from companion.store import GameStore, StoreError
 from companion.store.db import SCHEMA_VERSION

@@ -85,7 +85,11 @@ class Finding(Exception):
 
 
 def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Check a game's records; raises Finding at the first bad one. Returns a summary."""
+    """Check a game's records; raises Finding at the first bad one. Returns a summary.
+
+    A record may carry "_text", its body's canonical text as stored, to spare the work of
+    writing it again (the caller vouches that it is the canonical text of "body").
+    """
     if header.get("format") != FORMAT or header.get("version") != VERSION:
         raise Finding(f"not a {FORMAT} version {VERSION} export")
     game = header.get("game", {}).get("id")
@@ -104,7 +108,7 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             raise Finding(f"{where}: belongs to game {rec.get('game')}, not {game}")
         if seq != expected_seq:
             raise Finding(f"record {expected_seq} is missing or out of order (found {seq})")
-        body_text = canonical(rec.get("body"))
+        body_text = rec.get("_text") or canonical(rec.get("body"))
         if rec.get("prev") != prev:
             raise Finding(f"{where}: not chained to record {seq - 1}")
         data = record_bytes(game, seq, rec.get("kind", ""), body_text)

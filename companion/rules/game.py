@@ -8,7 +8,7 @@ with the state before it; a rejected action raises RuleError and changes nothing
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,12 +66,17 @@ class DrawRecord:
 @dataclass
 class _Step:
     action: dict[str, Any]
-    before: State
+    before: State | None  # None only when replayed for a check (see Game.apply)
     number: int
     draws: list[DrawRecord] = field(default_factory=list)
 
 
 Event = dict[str, Any]
+
+
+def _plus_one(counts: Mapping[str, int], name: str) -> dict[str, int]:
+    """A new mapping with one more of ``name`` (player holdings are never changed in place)."""
+    return {**counts, name: counts.get(name, 0) + 1}
 
 
 @dataclass(frozen=True)
@@ -98,14 +103,21 @@ class Game:
         self.draws: list[DrawRecord] = []
         self.next_nonce = 1
         self.actions_seen = 0  # accepted actions, undo included
+        self.last_action: dict[str, Any] = {}  # the last action applied, fields completed
         self._history: list[_Step] = []
         self._events: list[Event] = []
         self._step_draws: list[DrawRecord] = []
 
     # ------------------------------------------------------------------ driving
-    def apply(self, raw: Any) -> list[Event]:
-        """Apply one action; returns its events or raises RuleError (nothing changed)."""
+    def apply(self, raw: Any, *, keep_before: bool = True) -> list[Event]:
+        """Apply one action; returns its events or raises RuleError (nothing changed).
+
+        ``keep_before=False`` is for re-checking a recorded game whose later actions are
+        known: the state before this action is not kept, so it cannot be undone, and a
+        refused action leaves the game unusable (the check stops there anyway).
+        """
         action = check_action(raw)
+        self.last_action = action
         if action["do"] == "undo":
             events = self._undo()
             self.actions_seen += 1
@@ -113,7 +125,8 @@ class Game:
         handler = getattr(self, "_do_" + action["do"])
         before = self.state
         nonce_before = self.next_nonce
-        self.state = before.clone()
+        if keep_before:
+            self.state = before.clone()
         self._events = []
         self._step_draws = []
         try:
@@ -122,6 +135,8 @@ class Game:
             self.state = before
             self.next_nonce = nonce_before
             raise
+        if not keep_before:
+            before = None  # type: ignore[assignment]
         self.actions_seen += 1
         step = _Step(action, before, self.actions_seen, self._step_draws)
         for record in step.draws:
@@ -134,6 +149,8 @@ class Game:
         if not self._history:
             raise RuleError("undo: nothing to undo")
         step = self._history[-1]
+        if step.before is None:
+            raise RuleError("undo: this action was replayed without its earlier state")
         if self.state.game_over and not step.before.game_over:
             raise RuleError("undo: the game is over and the server seed is revealed")
         if step.action["do"] == "seed" and self.next_nonce > 1:
@@ -168,9 +185,9 @@ class Game:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._history) and not (
-            self.state.game_over and not self._history[-1].before.game_over
-        )
+        if not self._history or self._history[-1].before is None:
+            return False
+        return not (self.state.game_over and not self._history[-1].before.game_over)
 
     # ------------------------------------------------------------------ helpers
     def _emit(self, kind: str, **fields: Any) -> None:
@@ -476,8 +493,10 @@ class Game:
             raise RuleError(
                 f"artifact: {p.name} already carries {len(p.artifacts)} (room for {room})"
             )
-        self.state.artifacts_left.remove(value)
-        p.artifacts.append(value)
+        left = list(self.state.artifacts_left)
+        left.remove(value)
+        self.state.artifacts_left = tuple(left)
+        p.artifacts = (*p.artifacts, value)
         self._emit("artifact", player=p.name, value=value)
         self._move_rage(1)
 
@@ -503,7 +522,7 @@ class Game:
     def _do_secret(self, a: dict[str, Any]) -> None:
         p = self._player(a)
         token = self._token("secret", ("major_secret", "minor_secret"), a["name"])
-        p.secrets[token.name] = p.secrets.get(token.name, 0) + 1
+        p.secrets = _plus_one(p.secrets, token.name)
         self._emit("secret", player=p.name, name=token.name)
         self._apply_effects(p, token, on_reveal=True)
 
@@ -521,12 +540,13 @@ class Game:
 
     def _take_token(self, p: Player, token: Token) -> None:
         if token.effect("crowns") is not None:
-            value = self.state.crowns_left.pop(0)
-            p.crowns.append(value)
+            value, *rest = self.state.crowns_left
+            self.state.crowns_left = tuple(rest)
+            p.crowns = (*p.crowns, value)
             self._emit("token", player=p.name, name=token.name, value=value)
             return
-        self.state.stock[token.name] -= 1
-        p.tokens[token.name] = p.tokens.get(token.name, 0) + 1
+        self.state.stock = {**self.state.stock, token.name: self.state.stock[token.name] - 1}
+        p.tokens = _plus_one(p.tokens, token.name)
         self._emit("token", player=p.name, name=token.name)
 
     def _do_token(self, a: dict[str, Any]) -> None:
@@ -593,7 +613,7 @@ class Game:
         if p.in_depths:
             raise RuleError(f"escape: {p.name} is still in the Depths (record leaving them first)")
         p.status = ESCAPED
-        p.tokens["mastery token"] = p.tokens.get("mastery token", 0) + 1
+        p.tokens = _plus_one(p.tokens, "mastery token")
         self._emit("escaped", player=p.name)
         self._went_out(p)
 
@@ -619,13 +639,13 @@ class Game:
         self._catacombs_only("prisoner")
         p = self._player(a)
         token = self._token("prisoner", ("prisoner",), a["name"])
-        p.prisoners.append(token.name)
+        p.prisoners = (*p.prisoners, token.name)
         self._emit("prisoner", player=p.name, name=token.name)
         self._apply_effects(p, token, on_reveal=False)
 
     def _do_cards(self, a: dict[str, Any]) -> None:
         p = self._player(a, inside=False)
-        p.cards = [self._card("cards", name, dungeon=False).name for name in a["cards"]]
+        p.cards = tuple(self._card("cards", name, dungeon=False).name for name in a["cards"])
 
     # ----------------------------------------------------------------- reading
     def scores(self) -> dict[str, Score]:

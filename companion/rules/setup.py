@@ -172,9 +172,9 @@ def initial_state(setup: Setup) -> State:
         active=0,
         turn=1,
         client_seed=setup.client_seed,
-        artifacts_left=artifacts,
+        artifacts_left=tuple(artifacts),
         stock=stock,
-        crowns_left=sorted(crowns, reverse=True),
+        crowns_left=tuple(sorted(crowns, reverse=True)),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 PLAYING = "playing"
@@ -11,6 +12,10 @@ KNOCKED_OUT = "knocked_out"
 
 @dataclass(slots=True)
 class Player:
+    """One player. Holdings that change rarely (artifacts, tokens, secrets, prisoners, the
+    declared deck) are immutable values, replaced on change and shared between copies;
+    only the numbers are copied."""
+
     name: str
     seat: int  # 0-based
     supply: int
@@ -21,14 +26,14 @@ class Player:
     knocked_out_in_depths: bool = False
     credit: int = 0  # anti-clank left this turn
     gold: int = 0
-    artifacts: list[int] = field(default_factory=list)
-    tokens: dict[str, int] = field(default_factory=dict)  # monkey idol, master key, ...
-    crowns: list[int] = field(default_factory=list)
-    secrets: dict[str, int] = field(default_factory=dict)  # every secret revealed
-    prisoners: list[str] = field(default_factory=list)
+    artifacts: tuple[int, ...] = ()
+    tokens: Mapping[str, int] = field(default_factory=dict)  # monkey idol, master key, ...
+    crowns: tuple[int, ...] = ()
+    secrets: Mapping[str, int] = field(default_factory=dict)  # every secret revealed
+    prisoners: tuple[str, ...] = ()
     coupons: int = 0
     shrines: int = 0
-    cards: list[str] | None = None
+    cards: tuple[str, ...] | None = None
 
     @property
     def damage(self) -> int:
@@ -50,14 +55,14 @@ class Player:
             self.knocked_out_in_depths,
             self.credit,
             self.gold,
-            self.artifacts.copy(),
-            self.tokens.copy(),
-            self.crowns.copy(),
-            self.secrets.copy(),
-            self.prisoners.copy(),
+            self.artifacts,
+            self.tokens,
+            self.crowns,
+            self.secrets,
+            self.prisoners,
             self.coupons,
             self.shrines,
-            None if self.cards is None else self.cards.copy(),
+            self.cards,
         )
 
 
@@ -83,9 +88,9 @@ class State:
     active: int  # seat index of the active player
     turn: int
     client_seed: str
-    artifacts_left: list[int]
-    stock: dict[str, int]  # tokens left: monkey idols and market items
-    crowns_left: list[int]
+    artifacts_left: tuple[int, ...]
+    stock: Mapping[str, int]  # tokens left: monkey idols and market items (replaced on change)
+    crowns_left: tuple[int, ...]
     countdown: Countdown | None = None
     game_over: bool = False
     end_reason: str = ""
@@ -104,9 +109,9 @@ class State:
             self.active,
             self.turn,
             self.client_seed,
-            self.artifacts_left.copy(),
-            self.stock.copy(),
-            self.crowns_left.copy(),
+            self.artifacts_left,
+            self.stock,
+            self.crowns_left,
             None if self.countdown is None else Countdown(*self.countdown.astuple()),
             self.game_over,
             self.end_reason,

@@ -120,7 +120,8 @@ class GameStore:
         return row[0] if row else None
 
     def records(self, game: int) -> Iterator[dict[str, Any]]:
-        """The game's records in order, as stored (body parsed)."""
+        """The game's records in order, body parsed; "_text" keeps the stored bytes, which
+        the chain hashes."""
         cursor = self.db.execute(
             "SELECT game, seq, kind, body, prev, hash FROM log WHERE game = ? ORDER BY seq",
             [game],
@@ -130,9 +131,6 @@ class GameStore:
                 parsed = json.loads(body)
             except (json.JSONDecodeError, TypeError):
                 parsed = body  # a damaged body: the verifiers name it
-            else:
-                if canonical(parsed) != body:
-                    parsed = body  # altered bytes, even if the meaning is the same
             yield {
                 "game": g,
                 "seq": seq,
@@ -164,10 +162,17 @@ class GameStore:
             table.abandoned = True
         return table
 
-    def rebuild(self, game: int, seed: str) -> tuple[Table, dict[str, Any]]:
-        """Replay a game's log with its seed; every record must come out as recorded."""
-        records = self.records(game)
-        first = next(records, None)
+    def rebuild(
+        self, game: int, seed: str, records: list[dict[str, Any]] | None = None
+    ) -> tuple[Table, dict[str, Any]]:
+        """Replay a game's log with its seed; every record must come out as recorded.
+
+        Given ``records`` (a check of the whole log), the states that no recorded undo
+        needs are not kept: the result is for reading, not for playing on.
+        """
+        needed = _undone_actions(records) if records is not None else None
+        rows = iter(records) if records is not None else self.records(game)
+        first = next(rows, None)
         if first is None or first["kind"] != "new":
             raise StoreError(f"game {game}: its log does not start with the game's set-up")
         try:
@@ -177,16 +182,21 @@ class GameStore:
         if table.commitment != first["body"].get("commitment"):
             raise StoreError(f"game {game}: the seed does not match the recorded commitment")
         last = first
-        for rec in records:
+        for rec in rows:
             last = rec
             if rec["kind"] == "abandon":
                 table.abandoned = True
             if rec["kind"] != "action":
                 continue
             body = rec["body"]
+            if not isinstance(body, dict):
+                raise StoreError(f"game {game} record {rec['seq']}: damaged")
             mark = len(table.game.draws)
+            if table.abandoned:
+                raise StoreError(f"game {game} record {rec['seq']}: an action after abandoning")
+            keep = needed is None or rec["seq"] in needed
             try:
-                events = table.apply(body["action"])
+                events = table.game.apply(body["action"], keep_before=keep)
             except (RuleError, KeyError, TypeError) as e:
                 raise StoreError(
                     f"game {game} record {rec['seq']}: refused on replay ({e})"
@@ -195,6 +205,23 @@ class GameStore:
             if events != body.get("events") or draws != body.get("draws"):
                 raise StoreError(f"game {game} record {rec['seq']}: does not replay as recorded")
         return table, last
+
+
+def _undone_actions(records: list[dict[str, Any]]) -> set[int]:
+    """The seq numbers of the action records that a later undo record takes back."""
+    stack: list[int] = []
+    undone: set[int] = set()
+    for rec in records:
+        body = rec["body"]
+        if rec["kind"] != "action" or not isinstance(body, dict):
+            continue
+        action = body.get("action")
+        if isinstance(action, dict) and action.get("do") == "undo":
+            if stack:
+                undone.add(stack.pop())
+        else:
+            stack.append(rec["seq"])
+    return undone
 
 
 class GameLog:
