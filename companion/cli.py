@@ -263,9 +263,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not path.exists():
         print(f"demo game not found: {path}", file=sys.stderr)
         return 2
-    print(f"Replaying {path.name}: a recorded game, action by action.\n")
+    print(f"Replaying {path.name}: a recorded game, action by action.")
+    print(f"It is recorded in {args.db} (see: clank-companion games).\n")
     ns = argparse.Namespace(
-        file=str(path), json=False, keep_going=False, verbose=True, delay=args.delay
+        file=str(path), json=False, keep_going=False, verbose=True, delay=args.delay, db=args.db
     )
     return cmd_replay(ns)
 
@@ -278,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command")
+    db_help = "the game database (default: $CLANK_DB or ~/.local/share/clank-companion/games.db)"
     p = sub.add_parser("replay", help="replay a table script (JSON Lines of actions)")
     p.add_argument("file", help="the script: one JSON action per line")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
@@ -288,7 +290,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
     p.add_argument("--db", help="record the game in this database (commit before show)")
     p.set_defaults(func=cmd_replay)
-    db_help = "the game database (default: $CLANK_DB or ~/.local/share/clank-companion/games.db)"
     g = sub.add_parser("games", help="list the games in a database")
     g.add_argument("--db", default=str(default_db()), help=db_help)
     g.add_argument("--json", action="store_true")
@@ -320,6 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="watch a recorded game being replayed (the default)")
     d.add_argument("--game", default=DEMO, help=f"an example under examples/ (default {DEMO})")
     d.add_argument("--delay", type=float, default=0.0, help="seconds between actions")
+    d.add_argument("--db", default=str(default_db()), help=db_help)
     d.set_defaults(func=cmd_demo)
     return parser
 
