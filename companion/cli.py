@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -123,32 +124,27 @@ def _finish(args: argparse.Namespace, result: Replay) -> int:
     return 0
 
 
-def _open_store(path: Path | str) -> GameStore:
-    return GameStore(path)
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
-    store = _open_store(args.db) if args.db else None
     try:
-        start = store.start if store is not None else None
-        result = replay(
-            Path(args.file),
-            keep_going=args.keep_going,
-            on_step=_stepper(args),
-            **({"start": start} if start else {}),
-        )
-        if store is not None and result.table is not None and result.table.log is not None:
-            print(f"recorded as game {result.table.log.game} in {args.db}", file=sys.stderr)
-        return _finish(args, result)
+        if not args.db:
+            result = replay(Path(args.file), keep_going=args.keep_going, on_step=_stepper(args))
+            return _finish(args, result)
+        with GameStore(args.db) as store:
+            result = replay(
+                Path(args.file),
+                keep_going=args.keep_going,
+                on_step=_stepper(args),
+                start=store.start,
+            )
+            if result.table is not None and result.table.log is not None:
+                print(f"recorded as game {result.table.log.game} in {args.db}", file=sys.stderr)
+            return _finish(args, result)
     except ScriptError as e:
         print(str(e) if e.line else e.reason, file=sys.stderr)
         return 2
-    finally:
-        if store is not None:
-            store.close()
 
 
-def _numbered_stdin(source: Any) -> Any:
+def _numbered(source: Any) -> Any:
     for number, line in enumerate(source, start=1):
         text = line.strip()
         if text and not text.startswith("#"):
@@ -156,8 +152,7 @@ def _numbered_stdin(source: Any) -> Any:
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
-    store = _open_store(args.db)
-    try:
+    with GameStore(args.db) as store:
         game = args.game if args.game is not None else store.last_unfinished()
         if game is None:
             print(f"no unfinished game in {args.db}", file=sys.stderr)
@@ -165,35 +160,28 @@ def cmd_resume(args: argparse.Namespace) -> int:
         table = store.resume(game)
         print(f"resumed game {game}: {table.game.actions_seen} actions", file=sys.stderr)
         result = Replay(table=table, actions=table.game.actions_seen)
-        if args.actions == "-":
-            play(
-                result,
-                _numbered_stdin(sys.stdin),
-                keep_going=args.keep_going,
-                on_step=_stepper(args),
-            )
-        elif args.actions:
-            with open(args.actions, encoding="utf-8") as source:
-                play(
-                    result,
-                    _numbered_stdin(source),
-                    keep_going=args.keep_going,
-                    on_step=_stepper(args),
-                )
+        if args.actions:
+            if args.actions == "-":
+                source: Any = contextlib.nullcontext(sys.stdin)
+            else:
+                source = open(args.actions, encoding="utf-8")  # noqa: SIM115
+            try:
+                with source as lines:
+                    play(
+                        result,
+                        _numbered(lines),
+                        keep_going=args.keep_going,
+                        on_step=_stepper(args),
+                    )
+            except ScriptError as e:
+                print(str(e), file=sys.stderr)
+                return 2
         return _finish(args, result)
-    except ScriptError as e:
-        print(str(e), file=sys.stderr)
-        return 2
-    finally:
-        store.close()
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    store = _open_store(args.db)
-    try:
+    with GameStore(args.db) as store:
         games = store.games()
-    finally:
-        store.close()
     if args.json:
         print(json.dumps(games))
         return 0
@@ -209,30 +197,24 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_abandon(args: argparse.Namespace) -> int:
-    store = _open_store(args.db)
-    try:
+    with GameStore(args.db) as store:
         table = store.resume(args.game)
-        table.abandon(args.reason)
+        try:
+            table.abandon(args.reason)
+        except RuleError as e:
+            print(str(e), file=sys.stderr)
+            return 2
         print(f"game {args.game} abandoned; server seed {table.server_seed}")
         return 0
-    except RuleError as e:
-        print(str(e), file=sys.stderr)
-        return 2
-    finally:
-        store.close()
 
 
 def cmd_audit_verify(args: argparse.Namespace) -> int:
-    store = _open_store(args.db)
-
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty() and total > 1:
             print(f"\rchecking game {done} of {total}", end="", file=sys.stderr, flush=True)
 
-    try:
+    with GameStore(args.db) as store:
         results = verify_store(store, args.game, progress)
-    finally:
-        store.close()
     if sys.stderr.isatty() and len(results) > 1:
         print(file=sys.stderr)
     for r in results:
@@ -243,19 +225,16 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_audit_export(args: argparse.Namespace) -> int:
-    store = _open_store(args.db)
-    try:
+    with GameStore(args.db) as store:
         if args.output in (None, "-"):
-            count = export_game(store, args.game, sys.stdout)
-        else:
-            tmp = Path(args.output + ".part")
-            with tmp.open("w", encoding="utf-8") as out:
-                count = export_game(store, args.game, out)
-            tmp.replace(args.output)
-            print(f"game {args.game}: {count} records written to {args.output}", file=sys.stderr)
-        return 0
-    finally:
-        store.close()
+            export_game(store, args.game, sys.stdout)
+            return 0
+        tmp = Path(args.output + ".part")
+        with tmp.open("w", encoding="utf-8") as out:
+            count = export_game(store, args.game, out)
+        tmp.replace(args.output)
+    print(f"game {args.game}: {count} records written to {args.output}", file=sys.stderr)
+    return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -37,6 +37,12 @@ class GameStore:
     def close(self) -> None:
         self.db.conn.close()
 
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # ---------------------------------------------------------------- writing
     def _append(self, game: int, seq: int, prev: str, kind: str, body: Any) -> str:
         text = canonical(body)
