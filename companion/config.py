@@ -1,0 +1,152 @@
+"""The companion's configuration: a TOML file, every key optional.
+
+Where it is looked for, first found wins:
+
+1. ``$CLANK_CONFIG`` (a file path);
+2. the desktop user's configuration folder, ``~/.config/clank-companion/config.toml``
+   on Linux (platformdirs decides per system);
+3. ``/etc/clank-companion/config.toml``, written by the installer for the kiosk service.
+
+With no file at all, the defaults below run the simulated table: the fake reader, mock
+GPIO, a database in the user's data folder. Example::
+
+    [reader]
+    spec = "mfrc522:0.0"      # see hardware.readers: fake, mfrc522, rdm6300:PORT, ...
+    gone_after = 0.5          # seconds unseen before a tag counts as removed
+    window = 1.0              # seconds before the same tag scans again
+
+    [gpio]
+    end_turn = 5
+    undo = 6
+    led_green = 16
+    led_red = 20
+    buzzer = 21
+
+    [app]
+    language = "en"
+    database = "/var/lib/clank-companion/games.db"
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from hardware.gpio import PanelPins
+
+APP = "clank-companion"
+SYSTEM_FILE = Path("/etc/clank-companion/config.toml")
+LANGUAGES = ("en", "ru", "uk", "es")
+
+
+class ConfigError(ValueError):
+    """A configuration file the companion cannot use; the message names file and key."""
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    spec: str = "fake"
+    gone_after: float = 0.5
+    window: float = 1.0
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    language: str = "en"
+    database: str = ""  # empty: the user's data folder
+
+
+@dataclass(frozen=True)
+class Config:
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
+    gpio: PanelPins = field(default_factory=PanelPins)
+    app: AppConfig = field(default_factory=AppConfig)
+    source: str = "defaults"
+
+    @property
+    def database(self) -> Path:
+        if self.app.database:
+            return Path(self.app.database).expanduser()
+        if os.environ.get("CLANK_DB"):
+            return Path(os.environ["CLANK_DB"])
+        return Path(platformdirs.user_data_dir(APP)) / "games.db"
+
+    @property
+    def simulated(self) -> bool:
+        return self.reader.spec.split(":", 1)[0].strip() == "fake"
+
+
+def candidates() -> list[Path]:
+    found = []
+    if os.environ.get("CLANK_CONFIG"):
+        found.append(Path(os.environ["CLANK_CONFIG"]))
+    found.append(Path(platformdirs.user_config_dir(APP)) / "config.toml")
+    found.append(SYSTEM_FILE)
+    return found
+
+
+def _typed(where: str, default: Any, value: Any) -> Any:
+    """The value, if it has the type of the key's default; else a ConfigError."""
+    if isinstance(default, str):
+        ok, want = isinstance(value, str), "text"
+    elif isinstance(default, float):
+        ok, want = isinstance(value, int | float) and not isinstance(value, bool), "a number"
+    else:
+        ok, want = isinstance(value, int) and not isinstance(value, bool), "a whole number"
+    if not ok:
+        raise ConfigError(f"{where}: expected {want}, got {value!r}")
+    return float(value) if isinstance(default, float) else value
+
+
+def _section(where: str, cls: type, raw: Any) -> Any:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: expected a table of keys")
+    known = {f.name: f for f in fields(cls)}
+    values = {}
+    for key, value in raw.items():
+        if key not in known:
+            raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
+        values[key] = _typed(f"{where}.{key}", getattr(cls(), key), value)
+    return cls(**values)
+
+
+def parse_config(text: str, source: str) -> Config:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{source}: {e}") from None
+    unknown = set(raw) - {"reader", "gpio", "app"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown section [{sorted(unknown)[0]}]")
+    config = Config(
+        reader=_section(f"{source} [reader]", ReaderConfig, raw.get("reader", {})),
+        gpio=_section(f"{source} [gpio]", PanelPins, raw.get("gpio", {})),
+        app=_section(f"{source} [app]", AppConfig, raw.get("app", {})),
+        source=source,
+    )
+    if config.reader.gone_after <= 0 or config.reader.window < 0:
+        raise ConfigError(f"{source} [reader]: gone_after must be positive, window not negative")
+    pins = [getattr(config.gpio, f.name) for f in fields(PanelPins)]
+    if any(not 0 <= p <= 27 for p in pins) or len(set(pins)) != len(pins):
+        raise ConfigError(f"{source} [gpio]: pins are distinct BCM numbers from 0 to 27")
+    if config.app.language not in LANGUAGES:
+        raise ConfigError(f"{source} [app]: language must be one of {', '.join(LANGUAGES)}")
+    return config
+
+
+def load_config(path: Path | None = None) -> Config:
+    """The configuration from ``path``, else the first file found, else the defaults."""
+    if path is not None:
+        try:
+            return parse_config(path.read_text(encoding="utf-8"), str(path))
+        except OSError as e:
+            raise ConfigError(f"{path}: {e.strerror or e}") from None
+    for candidate in candidates():
+        if candidate.is_file():
+            return load_config(candidate)
+    return Config()
