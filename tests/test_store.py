@@ -186,13 +186,24 @@ def test_a_database_from_the_future(tmp_path):
 
 
 def test_an_older_database_is_migrated(tmp_path):
-    """A database that has the migrations table but not every migration gets them."""
+    """A database of the first schema (games and log, no tags) opens and gains the tags."""
+    from sqlite_utils import Database
+
+    from companion.store.db import APPLICATION_ID, migrations
+
     path = tmp_path / "games.db"
+    old = Database(path)
+    old.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    migrations.apply(old, stop_before="m002_tags")
+    assert old.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert "tags" not in old.table_names()
+    old.conn.close()
     store = GameStore(path)
-    applied = store.db.execute("SELECT name FROM _sqlite_migrations").fetchall()
-    assert applied == [("m001_game_log",)]
+    applied = [r[0] for r in store.db.execute("SELECT name FROM _sqlite_migrations")]
+    assert applied == ["m001_game_log", "m002_tags"]
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert "tags" in store.db.table_names()
     store.close()
-    assert GameStore(path).db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_a_damaged_database_is_refused(tmp_path):

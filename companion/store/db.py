@@ -14,7 +14,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 APPLICATION_ID = 0x436C6E6B  # "Clnk": marks a companion database
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 migrations = Migrations("clank-companion")
 
@@ -71,7 +71,22 @@ def m001_game_log(db: Database) -> None:
                json_extract(body, '$.action') AS detail
         FROM log WHERE kind = 'action'"""
     )
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    db.execute("PRAGMA user_version = 1")
+
+
+@migrations()
+def m002_tags(db: Database) -> None:
+    db.execute(
+        """CREATE TABLE tags (
+            uid TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            edition TEXT,
+            name TEXT NOT NULL,
+            enrolled_at TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX tags_by_component ON tags (kind, edition, name)")
+    db.execute("PRAGMA user_version = 2")
 
 
 def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:

@@ -1,0 +1,213 @@
+"""The tag registry: which NFC sticker is which card, token or player badge.
+
+It lives in the game database beside the games, so a table's tags travel with its
+history. A tag is bound to one component (an edition's card or token, named as in the
+catalog) or to a player badge (a colour). Many tags may name the same component: every
+physical copy of a card carries its own sticker.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import re
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import IO
+
+from sqlite_utils import Database
+
+from companion.catalog import CatalogError, load_catalog
+from hardware.readers.base import normalise_uid
+
+TOKEN_KINDS = ("artifact", "major_secret", "minor_secret", "market", "special", "prisoner")
+KINDS = ("card", *TOKEN_KINDS, "badge")
+CSV_COLUMNS = ["uid", "kind", "edition", "name"]
+_COLOUR = re.compile(r"^[a-z][a-z0-9_-]{0,15}$")
+
+
+class TagError(ValueError):
+    """A binding the registry refuses; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class Component:
+    kind: str
+    edition: str | None  # None for a badge
+    name: str
+
+    def __str__(self) -> str:
+        if self.kind == "badge":
+            return f"badge {self.name}"
+        what = "card" if self.kind == "card" else self.kind.replace("_", " ")
+        return f"{what} {self.name} ({self.edition})"
+
+
+@dataclass(frozen=True)
+class Binding:
+    uid: str
+    component: Component
+
+
+def resolve(kind: str, edition: str | None, name: str) -> Component:
+    """The component as the catalog names it; TagError when there is none."""
+    if kind not in KINDS:
+        raise TagError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+    if kind == "badge":
+        colour = name.strip().lower()
+        if not _COLOUR.match(colour) or colour in ("black", "ghost"):
+            raise TagError(f"a badge names a player colour, not {name!r}")
+        return Component("badge", None, colour)
+    try:
+        catalog = load_catalog(edition or "")
+    except CatalogError as e:
+        raise TagError(str(e)) from None
+    if kind == "card":
+        card = catalog.card(name)
+        if card is None:
+            raise TagError(f"no card {name!r} in {catalog.edition.title}")
+        return Component("card", catalog.edition.name, card.name)
+    token = catalog.token(kind, name)
+    if token is None:
+        raise TagError(f"no {kind.replace('_', ' ')} {name!r} in {catalog.edition.title}")
+    return Component(kind, catalog.edition.name, token.name)
+
+
+def components(edition: str, kinds: Iterable[str] = ("card",), sets: Iterable[str] = ()) -> list:
+    """Every physical copy of an edition's components, in catalog order: what bulk
+    enrollment walks through (a card with 3 copies appears 3 times)."""
+    catalog = load_catalog(edition)
+    wanted_sets = set(sets)
+    out: list[Component] = []
+    for kind in kinds:
+        if kind == "card":
+            for card in catalog.cards.values():
+                if not wanted_sets or card.set in wanted_sets:
+                    out += [Component("card", edition, card.name)] * card.count
+        else:
+            for token in catalog.tokens_of(kind):
+                out += [Component(kind, edition, token.name)] * token.count
+    return out
+
+
+class TagRegistry:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def lookup(self, uid: str) -> Component | None:
+        row = self.db.execute(
+            "SELECT kind, edition, name FROM tags WHERE uid = ?", [normalise_uid(uid)]
+        ).fetchone()
+        return Component(*row) if row else None
+
+    def bind(self, uid: str, component: Component, *, rebind: bool = False) -> Binding:
+        """Bind a tag; a tag bound to something else needs ``rebind``."""
+        uid = normalise_uid(uid)
+        current = self.lookup(uid)
+        if current is not None and current != component and not rebind:
+            raise TagError(f"tag {uid} is already {current}; re-bind it to change that")
+        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        self.db.execute(
+            "INSERT INTO tags (uid, kind, edition, name, enrolled_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (uid) DO UPDATE SET kind = excluded.kind, edition = excluded.edition,"
+            " name = excluded.name, enrolled_at = excluded.enrolled_at",
+            [uid, component.kind, component.edition, component.name, now],
+        )
+        return Binding(uid, component)
+
+    def unbind(self, uid: str) -> bool:
+        cursor = self.db.execute("DELETE FROM tags WHERE uid = ?", [normalise_uid(uid)])
+        return cursor.rowcount > 0
+
+    def bindings(self, edition: str | None = None) -> list[Binding]:
+        sql = "SELECT uid, kind, edition, name FROM tags"
+        args: list[str] = []
+        if edition:
+            sql += " WHERE edition = ? OR kind = 'badge'"
+            args.append(edition)
+        rows = self.db.execute(sql + " ORDER BY kind, edition, name, uid", args).fetchall()
+        return [Binding(uid, Component(kind, ed, name)) for uid, kind, ed, name in rows]
+
+    def export_csv(self, out: IO[str]) -> int:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        bindings = self.bindings()
+        for b in bindings:
+            writer.writerow([b.uid, b.component.kind, b.component.edition or "", b.component.name])
+        return len(bindings)
+
+    def import_csv(self, text: str, *, rebind: bool = False) -> int:
+        """Import a shared tag set; every row is checked first, then all are bound at once."""
+        reader = csv.DictReader(io.StringIO(text))
+        if reader.fieldnames != CSV_COLUMNS:
+            raise TagError(f"line 1: the header must be {','.join(CSV_COLUMNS)}")
+        planned: list[tuple[str, Component]] = []
+        seen: set[str] = set()
+        for row in reader:
+            where = f"line {reader.line_num}"
+            if None in row or any(v is None for v in row.values()):
+                raise TagError(f"{where}: wrong number of fields")
+            try:
+                uid = normalise_uid(row["uid"])
+            except ValueError as e:
+                raise TagError(f"{where}: {e}") from None
+            if uid in seen:
+                raise TagError(f"{where}: tag {uid} is listed twice")
+            seen.add(uid)
+            try:
+                component = resolve(row["kind"], row["edition"] or None, row["name"])
+            except TagError as e:
+                raise TagError(f"{where}: {e}") from None
+            current = self.lookup(uid)
+            if current is not None and current != component and not rebind:
+                raise TagError(f"{where}: tag {uid} is already {current} (import with re-bind)")
+            planned.append((uid, component))
+        try:
+            with self.db.atomic():
+                for uid, component in planned:
+                    self.bind(uid, component, rebind=True)
+        except sqlite3.Error as e:
+            raise TagError(f"nothing was imported: {e}") from None
+        return len(planned)
+
+
+class BulkEnrollment:
+    """Walk a list of components; each scan binds the tag to the component asked for."""
+
+    def __init__(self, registry: TagRegistry, targets: list[Component]) -> None:
+        self.registry = registry
+        self.targets = targets
+        self.position = 0
+        self.bound: list[Binding] = []
+
+    @property
+    def current(self) -> Component | None:
+        return self.targets[self.position] if self.position < len(self.targets) else None
+
+    @property
+    def done(self) -> bool:
+        return self.current is None
+
+    def progress(self) -> str:
+        if self.done:
+            return f"all {len(self.targets)} done"
+        return f"{self.position + 1} of {len(self.targets)}: scan {self.current}"
+
+    def scanned(self, uid: str, *, rebind: bool = False) -> Binding:
+        """Bind the current component; TagError (position unchanged) if the tag is taken."""
+        component = self.current
+        if component is None:
+            raise TagError("enrollment is finished")
+        uid = normalise_uid(uid)
+        if any(b.uid == uid for b in self.bound):
+            raise TagError(f"tag {uid} was just enrolled as {self.registry.lookup(uid)}")
+        binding = self.registry.bind(uid, component, rebind=rebind)
+        self.bound.append(binding)
+        self.position += 1
+        return binding
+
+    def skip(self) -> None:
+        if not self.done:
+            self.position += 1
