@@ -6,7 +6,10 @@ import argparse
 import contextlib
 import json
 import os
+import queue
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -14,9 +17,12 @@ from typing import Any
 from companion import __version__
 from companion.audit.check import export_game, verify_store
 from companion.catalog import CatalogError
+from companion.config import ConfigError, load_config
 from companion.rules import RuleError
 from companion.script import Replay, ScriptError, play, replay
 from companion.store import GameStore, StoreError
+from companion.store.tags import KINDS, BulkEnrollment, TagError, TagRegistry, components
+from hardware.readers import ReaderStatus, ReaderWorker, Scan, SpecError, make_reader
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DEMO = "clank-4-players.jsonl"
@@ -237,6 +243,138 @@ def cmd_audit_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reader_spec(args: argparse.Namespace) -> str:
+    return args.reader or load_config().reader.spec
+
+
+def _run_reader(
+    spec: str, on_scan: Any, *, gone_after: float, window: float, stop: threading.Event
+) -> int:
+    """Run a reader until ``stop`` (Ctrl-C or SIGTERM); scans handled on this thread."""
+    try:
+        device = make_reader(spec)
+    except SpecError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    scans: queue.Queue[Scan] = queue.Queue()
+
+    def status(state: ReaderStatus, detail: str) -> None:
+        print(f"reader {device.name}: {state.value} {detail}".rstrip(), file=sys.stderr, flush=True)
+
+    worker = ReaderWorker(device, scans.put, status, gone_after=gone_after, window=window)
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    worker.start()
+    try:
+        while not stop.is_set():
+            try:
+                scan = scans.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if on_scan(scan) is False:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        worker.stop()
+        signal.signal(signal.SIGTERM, previous)
+    return 0
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    config = load_config()
+    with GameStore(args.db) as store:
+        registry = TagRegistry(store.db)
+
+        def show(scan: Scan) -> None:
+            component = registry.lookup(scan.uid)
+            print(f"{scan.uid}  {component if component else 'unknown tag'}", flush=True)
+
+        return _run_reader(
+            _reader_spec(args),
+            show,
+            gone_after=config.reader.gone_after,
+            window=config.reader.window,
+            stop=threading.Event(),
+        )
+
+
+def cmd_tags_list(args: argparse.Namespace) -> int:
+    with GameStore(args.db) as store:
+        bindings = TagRegistry(store.db).bindings(args.edition)
+    if args.json:
+        print(json.dumps([{"uid": b.uid, **b.component.__dict__} for b in bindings]))
+        return 0
+    for b in bindings:
+        print(f"{b.uid:<20}  {b.component}")
+    print(f"{len(bindings)} tags", file=sys.stderr)
+    return 0
+
+
+def cmd_tags_import(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
+    with GameStore(args.db) as store:
+        try:
+            count = TagRegistry(store.db).import_csv(text, rebind=args.rebind)
+        except TagError as e:
+            print(f"{args.file}: {e}; nothing was imported", file=sys.stderr)
+            return 2
+    print(f"{count} tags imported from {args.file}")
+    return 0
+
+
+def cmd_tags_export(args: argparse.Namespace) -> int:
+    with GameStore(args.db) as store:
+        registry = TagRegistry(store.db)
+        if args.output in (None, "-"):
+            registry.export_csv(sys.stdout)
+            return 0
+        with open(args.output, "w", encoding="utf-8", newline="") as out:
+            count = registry.export_csv(out)
+    print(f"{count} tags written to {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_tags_enroll(args: argparse.Namespace) -> int:
+    config = load_config()
+    try:
+        targets = components(args.edition, args.kind or ["card"], args.set or [], party=args.party)
+    except (CatalogError, TagError) as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    if not targets:
+        print("nothing to enroll with those choices", file=sys.stderr)
+        return 2
+    with GameStore(args.db) as store:
+        walk = BulkEnrollment(TagRegistry(store.db), targets)
+        for _ in range(max(0, args.start - 1)):
+            walk.skip()
+        print(walk.progress(), flush=True)
+
+        def enroll(scan: Scan) -> bool:
+            try:
+                binding = walk.scanned(scan.uid, rebind=args.rebind)
+                print(f"  {binding.uid} is {binding.component}", flush=True)
+            except TagError as e:
+                print(f"  {e}", flush=True)
+            print(walk.progress(), flush=True)
+            return not walk.done
+
+        code = _run_reader(
+            _reader_spec(args),
+            enroll,
+            gone_after=config.reader.gone_after,
+            window=config.reader.window,
+            stop=threading.Event(),
+        )
+    if not walk.done:
+        print(f"stopped; continue with --start {walk.position + 1}", file=sys.stderr)
+    return code
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     path = EXAMPLES / args.game
     if not path.exists():
@@ -297,6 +435,46 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--game", type=int, required=True)
     e.add_argument("-o", "--output", help="the file to write (default: standard output)")
     e.set_defaults(func=cmd_audit_export)
+    sc = sub.add_parser("scan", help="print every accepted scan (to check a reader's wiring)")
+    sc.add_argument("--reader", help="reader spec (default: the configuration, else fake)")
+    sc.add_argument("--db", default=str(default_db()), help=db_help)
+    sc.set_defaults(func=cmd_scan)
+    tg = sub.add_parser("tags", help="the tag registry: which sticker is which component")
+    tsub = tg.add_subparsers(dest="tags_command", required=True)
+    tl = tsub.add_parser("list", help="list the enrolled tags")
+    tl.add_argument("--db", default=str(default_db()), help=db_help)
+    tl.add_argument("--edition", choices=["clank", "catacombs"])
+    tl.add_argument("--json", action="store_true")
+    tl.set_defaults(func=cmd_tags_list)
+    ti = tsub.add_parser("import", help="import a shared tag set (CSV: uid,kind,edition,name)")
+    ti.add_argument("file")
+    ti.add_argument("--db", default=str(default_db()), help=db_help)
+    ti.add_argument("--rebind", action="store_true", help="let the file re-bind known tags")
+    ti.set_defaults(func=cmd_tags_import)
+    te = tsub.add_parser("export", help="write the tag set as CSV")
+    te.add_argument("-o", "--output", help="the file (default: standard output)")
+    te.add_argument("--db", default=str(default_db()), help=db_help)
+    te.set_defaults(func=cmd_tags_export)
+    tn = tsub.add_parser("enroll", help="walk the components and scan each one's tag in turn")
+    tn.add_argument("--edition", required=True, choices=["clank", "catacombs"])
+    tn.add_argument(
+        "--kind",
+        action="append",
+        choices=list(KINDS[:-1]),
+        help="card (default) or a token kind; repeat for several",
+    )
+    tn.add_argument(
+        "--set",
+        action="append",
+        choices=["starter", "reserve", "dungeon", "promo"],
+        help="only cards of this set; repeat for several",
+    )
+    tn.add_argument("--party", action="store_true", help="include the Adventuring Party's tokens")
+    tn.add_argument("--start", type=int, default=1, help="begin at this position")
+    tn.add_argument("--rebind", action="store_true", help="re-bind tags already enrolled")
+    tn.add_argument("--reader", help="reader spec (default: the configuration, else fake)")
+    tn.add_argument("--db", default=str(default_db()), help=db_help)
+    tn.set_defaults(func=cmd_tags_enroll)
     d = sub.add_parser("demo", help="watch a recorded game being replayed (the default)")
     d.add_argument("--game", default=DEMO, help=f"an example under examples/ (default {DEMO})")
     d.add_argument("--delay", type=float, default=0.0, help="seconds between actions")
@@ -312,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(["demo", *(argv or [])])
     try:
         return int(args.func(args))
-    except (StoreError, CatalogError) as e:
+    except (StoreError, CatalogError, ConfigError) as e:
         print(str(e), file=sys.stderr)
         return 2
 

@@ -75,9 +75,16 @@ def resolve(kind: str, edition: str | None, name: str) -> Component:
     return Component(kind, catalog.edition.name, token.name)
 
 
-def components(edition: str, kinds: Iterable[str] = ("card",), sets: Iterable[str] = ()) -> list:
+def components(
+    edition: str,
+    kinds: Iterable[str] = ("card",),
+    sets: Iterable[str] = (),
+    *,
+    party: bool = False,
+) -> list[Component]:
     """Every physical copy of an edition's components, in catalog order: what bulk
-    enrollment walks through (a card with 3 copies appears 3 times)."""
+    enrollment walks through (a card with 3 copies appears 3 times). The Adventuring
+    Party's tokens only with ``party``."""
     catalog = load_catalog(edition)
     wanted_sets = set(sets)
     out: list[Component] = []
@@ -87,7 +94,7 @@ def components(edition: str, kinds: Iterable[str] = ("card",), sets: Iterable[st
                 if not wanted_sets or card.set in wanted_sets:
                     out += [Component("card", edition, card.name)] * card.count
         else:
-            for token in catalog.tokens_of(kind):
+            for token in catalog.tokens_of(kind, party=party):
                 out += [Component(kind, edition, token.name)] * token.count
     return out
 
