@@ -5,7 +5,8 @@ processor time a reader costs while nothing happens.
   device, parser, debounce) delivers the scan to a callback. Printed: p50, p99 and worst
   over the frames. Target on the reference machine: p99 under 5 ms.
 - Idle CPU: a worker polls for a few seconds with nothing to read: the RDM6300 on a
-  silent port, and the fake polling reader with no tag. Printed: CPU seconds per second.
+  silent port, the fake polling reader with no tag, and the MFRC522 driver polling an
+  emulated chip. Printed: CPU seconds per second.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hardware.readers import FakeReader, ReaderWorker  # noqa: E402
 from hardware.readers.base import TagDevice  # noqa: E402
+from hardware.readers.fake_mfrc522 import FakeMfrc522Device  # noqa: E402
 from hardware.readers.fake_serial import FakeSerialPort  # noqa: E402
 from hardware.readers.serial_readers import Rdm6300Device, rdm6300_frame  # noqa: E402
 
@@ -86,6 +88,11 @@ def main() -> None:
         port.close()
     print(f"idle CPU, RDM6300 on a silent port: {cpu * 100:.2f} % of one core")
     print(f"idle CPU, polling reader with no tag: {idle_cpu(FakeReader()) * 100:.2f} % of one core")
+    cpu = idle_cpu(FakeMfrc522Device())
+    print(
+        f"idle CPU, MFRC522 driver polling an emulated chip with no tag: {cpu * 100:.2f} % "
+        "of one core (the emulation's own work included)"
+    )
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ time, which works only on a Pi. ``chip_factory`` replaces it (tests, the desktop
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable
 from typing import Protocol
@@ -323,8 +324,8 @@ def _close_quietly(chip: RegisterChip, pin_rst: int) -> None:
             chip.Close_MFRC522()  # a stand-in chip without SPI of its own
             return
         spi.close()
-        import RPi.GPIO as GPIO  # noqa: N814 - the package imported it already
-
-        GPIO.cleanup(pin_rst)
+        gpio = sys.modules.get("RPi.GPIO")  # loaded by the package when the chip was made
+        if gpio is not None:
+            gpio.cleanup(pin_rst)
     except Exception:  # noqa: BLE001 - close must not raise
         log.warning("closing the MFRC522 failed", exc_info=True)
