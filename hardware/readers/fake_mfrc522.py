@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from hardware.readers.base import normalise_uid
-from hardware.readers.mfrc522 import Mfrc522Device
+from hardware.readers.mfrc522 import Mfrc522Device, bcc, crc16, crc_a
 
 # ------------------------------------------------------------ registers and bits
 COMMAND = 0x01
@@ -118,29 +118,6 @@ CASCADE_TAG = 0x88
 SAK_UID_NOT_COMPLETE = 0x04
 
 
-def crc16(data: bytes, preset: int = 0x6363) -> int:
-    """The MFRC522 coprocessor's CRC (reflected polynomial 0x8408); CRC_A with 0x6363."""
-    crc = preset
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-    return crc
-
-
-def crc_a_bytes(data: bytes) -> bytes:
-    crc = crc16(data)
-    return bytes([crc & 0xFF, crc >> 8])
-
-
-def _bcc(part: bytes) -> int:
-    check = 0
-    for byte in part:
-        check ^= byte
-    return check
-
-
-# -------------------------------------------------------------------------- tags
 class TagState(enum.Enum):
     IDLE = "idle"
     READY = "ready"
@@ -228,11 +205,11 @@ class FakeTag:
 
     def _cascade_step(self, frame: bytes) -> bytes | None:
         sel = CASCADE_LEVELS[self.level]
-        uid_cln = self.levels[self.level] + bytes([_bcc(self.levels[self.level])])
+        uid_cln = self.levels[self.level] + bytes([bcc(self.levels[self.level])])
         if frame == bytes([sel, 0x20]):
             return uid_cln
         select = bytes([sel, 0x70]) + uid_cln
-        if frame != select + crc_a_bytes(select):
+        if frame != select + crc_a(select):
             return None
         if self.level + 1 < len(self.levels):
             self.level += 1
@@ -240,11 +217,11 @@ class FakeTag:
         else:
             self.state = TagState.ACTIVE
             sak = self.sak
-        return bytes([sak]) + crc_a_bytes(bytes([sak]))
+        return bytes([sak]) + crc_a(bytes([sak]))
 
 
 def _is_hlta(frame: bytes) -> bool:
-    return len(frame) == 4 and frame[:2] == b"\x50\x00" and frame[2:] == crc_a_bytes(frame[:2])
+    return len(frame) == 4 and frame[:2] == b"\x50\x00" and frame[2:] == crc_a(frame[:2])
 
 
 # -------------------------------------------------------------------------- chip

@@ -92,13 +92,19 @@ SAK_UID_NOT_COMPLETE = 0x04  # SAK's cascade bit: go on to the next level
 DEFAULT_RESET_PIN = 25  # BCM GPIO 25, physical pin 22
 
 
-def crc_a(data: bytes) -> bytes:
-    """ISO/IEC 14443-3 CRC_A (preset 0x6363, reflected polynomial 0x8408), low byte first."""
-    crc = 0x6363
+def crc16(data: bytes, preset: int = 0x6363) -> int:
+    """The CRC of ISO/IEC 14443-3 (reflected polynomial 0x8408) from ``preset``."""
+    crc = preset
     for byte in data:
         crc ^= byte
         for _ in range(8):
             crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return crc
+
+
+def crc_a(data: bytes) -> bytes:
+    """CRC_A (preset 0x6363), low byte first, as it follows a frame."""
+    crc = crc16(data)
     return bytes([crc & 0xFF, crc >> 8])
 
 
