@@ -1,0 +1,151 @@
+"""The game controller: what taps, scans and buttons do to the game, the LEDs and screens."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.controller import Controller, Update
+from companion.store import GameStore
+from companion.store.tags import TagRegistry, resolve
+
+NEW = {"edition": "clank", "players": ["red", "blue"], "server_seed": "2b" * 32}
+TAGS = {
+    "01": ("card", "clank", "Ladder"),
+    "02": ("card", "clank", "Tattle"),
+    "03": ("card", "clank", "Orc Grunt"),
+    "04": ("card", "clank", "Sneak"),
+    "05": ("card", "clank", "Search"),
+    "06": ("card", "clank", "Swagger"),
+    "07": ("card", "clank", "Dead Run"),
+    "A0": ("artifact", "clank", "20"),
+    "E0": ("minor_secret", "clank", "dragon egg"),
+    "B0": ("badge", None, "red"),
+    "C0": ("prisoner", "catacombs", "priest"),
+    "D0": ("special", "clank", "monkey idol"),
+}
+
+
+class Lights:
+    def __init__(self) -> None:
+        self.patterns: list[str] = []
+
+    def signal(self, pattern: str) -> None:
+        self.patterns.append(pattern)
+
+
+@pytest.fixture
+def setup(tmp_path):
+    store = GameStore(tmp_path / "games.db")
+    registry = TagRegistry(store.db)
+    for uid, (kind, edition, name) in TAGS.items():
+        registry.bind(uid.ljust(8, "0"), resolve(kind, edition, name))
+    lights = Lights()
+    controller = Controller(store, registry=registry, signals=lights)
+    heard: list[Update] = []
+    controller.listeners.append(heard.append)
+    yield controller, lights, heard, tmp_path
+    store.close()
+
+
+def uid(short: str) -> str:
+    return short.ljust(8, "0")
+
+
+def test_taps_become_committed_actions(setup):
+    controller, _, heard, _ = setup
+    controller.new_game(NEW)
+    assert controller.clank(2)
+    assert controller.snapshot()["clank_area"]["red"] == 5
+    assert controller.clank(1, player="blue")
+    assert controller.undo()
+    assert controller.snapshot()["clank_area"]["blue"] == 2
+    assert [u.kind for u in heard] == ["game", "action", "action", "action"]
+    assert not controller.clank(1, player="pink")
+    assert heard[-1].kind == "rejected" and "unknown player" in heard[-1].message
+
+
+def test_the_refill_is_scanned_and_commits_itself_when_the_row_is_full(setup):
+    controller, lights, heard, _ = setup
+    controller.new_game(NEW)
+    controller.do({"do": "row", "cards": ["Ladder", "Tattle", "Sneak", "Search", "Swagger"]})
+    controller.scan(uid("01"))  # a card in the row, outside a refill: taken
+    assert controller.snapshot()["row"] == ["Tattle", "Sneak", "Search", "Swagger"]
+    assert controller.end_turn()
+    assert heard[-1].kind == "refill" and "scan the 2 revealed cards" in heard[-1].message
+    controller.scan(uid("07"))
+    assert controller.snapshot()["refill"] == ["Dead Run"]
+    assert controller.undo()  # takes back the revealed card, not an action
+    assert controller.snapshot()["refill"] == []
+    controller.scan(uid("07"))
+    controller.scan(uid("03"))  # Orc Grunt: the dragon attacks, and the row is full
+    snap = controller.snapshot()
+    assert snap["refill"] is None
+    assert snap["row"][-2:] == ["Dead Run", "Orc Grunt"]
+    assert snap["turn"]["active"] == "blue"
+    assert len(snap["draws"]) == 1
+    assert lights.patterns[-1] == "attack"
+
+
+def test_end_turn_twice_commits_a_short_refill(setup):
+    controller, _, _, _ = setup
+    controller.new_game(NEW)
+    controller.end_turn()
+    controller.scan(uid("02"))
+    controller.end_turn()
+    snap = controller.snapshot()
+    assert snap["row"] == ["Tattle"] and snap["turn"]["active"] == "blue"
+
+
+def test_tokens_scanned_for_the_active_player(setup):
+    controller, lights, _, _ = setup
+    controller.new_game(NEW)
+    controller.scan(uid("A0"))
+    controller.scan(uid("E0"))
+    controller.scan(uid("D0"))
+    red = controller.snapshot()["players"]["red"]
+    assert red["artifacts"] == [20] and red["secrets"] == {"dragon egg": 1}
+    assert red["tokens"] == {"monkey idol": 1}
+    assert controller.snapshot()["rage"]["space"] == 5  # 2 players start on 3, +2
+    assert lights.patterns == ["scan_ok"] * 3
+
+
+def test_unknown_badge_and_foreign_tags(setup):
+    controller, lights, heard, _ = setup
+    controller.scan("DEADBEEF")
+    assert heard[-1].kind == "unknown_tag" and heard[-1].uid == "DEADBEEF"
+    controller.scan(uid("B0"))
+    assert heard[-1].kind == "seat" and heard[-1].component.name == "red"
+    controller.new_game(NEW)
+    controller.scan(uid("C0"))  # a Catacombs prisoner in a base game
+    assert heard[-1].kind == "rejected" and "not in this game's box" in heard[-1].message
+    assert lights.patterns == ["unknown_tag", "scan_ok", "unknown_tag"]
+
+
+def test_a_knock_out_is_signalled(setup):
+    controller, lights, _, _ = setup
+    controller.new_game({**NEW, "health": 1})
+    controller.do({"do": "damage", "player": "blue", "n": 1})
+    assert lights.patterns == ["knocked_out"]
+
+
+def test_after_a_power_cut_the_last_game_resumes_without_asking(setup):
+    controller, _, _, tmp_path = setup
+    controller.new_game(NEW)
+    controller.clank(3)
+    controller.end_turn()
+    controller.scan(uid("03"))
+    controller.end_turn()
+    before = controller.snapshot()
+    # a new controller on the same database, as after a restart
+    again = Controller(GameStore(tmp_path / "games.db"))
+    assert again.resume_last() is not None
+    assert again.snapshot() == before
+    assert again.game_id == controller.game_id
+
+
+def test_nothing_to_resume_and_no_game(setup):
+    controller, _, heard, _ = setup
+    assert controller.resume_last() is None
+    assert not controller.do({"do": "attack"})
+    assert not controller.end_turn()
+    assert heard[-1].message == "no game is running"
