@@ -388,6 +388,26 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return cmd_replay(ns)
 
 
+def cmd_app(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    config = load_config()
+    if args.db:
+        config = dataclasses.replace(config, app=dataclasses.replace(config.app, database=args.db))
+    fullscreen = config.app.fullscreen if args.fullscreen is None else args.fullscreen
+    from companion.ui.app import run_app  # Kivy only when the screen is wanted
+
+    return run_app(config, fullscreen=fullscreen)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from companion.store.backup import backup
+
+    made = backup(Path(args.db), Path(args.to), keep=args.keep)
+    print(f"backed up {args.db} to {made}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="clank-companion",
@@ -475,7 +495,17 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument("--reader", help="reader spec (default: the configuration, else fake)")
     tn.add_argument("--db", default=str(default_db()), help=db_help)
     tn.set_defaults(func=cmd_tags_enroll)
-    d = sub.add_parser("demo", help="watch a recorded game being replayed (the default)")
+    ap = sub.add_parser("app", help="start the touchscreen (the default with no command)")
+    ap.add_argument("--db", help="the game database (default: the configuration's)")
+    ap.add_argument("--fullscreen", action="store_true", default=None, help="the kiosk")
+    ap.add_argument("--window", dest="fullscreen", action="store_false", help="an 800x480 window")
+    ap.set_defaults(func=cmd_app)
+    bk = sub.add_parser("backup", help="copy the game database safely while it is in use")
+    bk.add_argument("--db", default=str(default_db()), help=db_help)
+    bk.add_argument("--to", required=True, help="the folder for the copies")
+    bk.add_argument("--keep", type=int, default=7, help="how many copies to keep (default 7)")
+    bk.set_defaults(func=cmd_backup)
+    d = sub.add_parser("demo", help="watch a recorded game being replayed in the terminal")
     d.add_argument("--game", default=DEMO, help=f"an example under examples/ (default {DEMO})")
     d.add_argument("--delay", type=float, default=0.0, help="seconds between actions")
     d.add_argument("--db", default=str(default_db()), help=db_help)
@@ -487,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args(["demo", *(argv or [])])
+        args = parser.parse_args(["app", *(argv or [])])
     try:
         return int(args.func(args))
     except (StoreError, CatalogError, ConfigError) as e:

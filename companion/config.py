@@ -59,6 +59,8 @@ class ReaderConfig:
 class AppConfig:
     language: str = "en"
     database: str = ""  # empty: the user's data folder
+    fullscreen: bool = False  # the kiosk on the Pi: no window frame, no way out but Settings
+    admin_pin: str = "2468"  # guards Settings (reader, pins, edition numbers, quit)
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,10 @@ class Controller:
             self._signal("unknown_tag")
             self._tell(Update("unknown_tag", f"unknown tag {uid}", uid=uid))
             return
+        self.scan_component(component, uid)
+
+    def scan_component(self, component: Component, uid: str | None = None) -> None:
+        """A component was scanned (or picked in the simulated table's scan drawer)."""
         if component.kind == "badge":
             self._signal("scan_ok")
             self._tell(Update("seat", f"{component.name} badge", uid=uid, component=component))

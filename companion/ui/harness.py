@@ -1,0 +1,92 @@
+"""Driving the touchscreen without a person: for the tests and for screenshots.
+
+Builds the app on Kivy's window without entering its main loop; ``tap`` presses a
+widget through a simulated touch, ``frames`` lets the clock and the drawing run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.base import EventLoop
+from kivy.clock import Clock
+from kivy.tests.common import UnitTestTouch
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from companion.config import AppConfig, Config
+from companion.store import GameStore
+from companion.ui.app import CompanionApp
+
+
+class Harness:
+    def __init__(self, database: Path, config: Config | None = None) -> None:
+        EventLoop.ensure_window()
+        self.window = EventLoop.window
+        self.window.size = (800, 480)
+        config = config or Config(app=AppConfig(database=str(database)))
+        self.store = GameStore(database)
+        self.app = CompanionApp(config, self.store)
+        App._running_app = self.app  # what App.run() would set
+        self.root = self.app.build()
+        self.app.root = self.root
+        self.window.add_widget(self.root)
+        self.frames(3)
+
+    def close(self) -> None:
+        for child in list(self.window.children):
+            self.window.remove_widget(child)
+        App._running_app = None
+        self.store.close()
+
+    def frames(self, n: int = 2, seconds: float = 0.0) -> None:
+        end = Clock.get_time() + seconds
+        for _ in range(n):
+            EventLoop.idle()
+        while Clock.get_time() < end:
+            EventLoop.idle()
+
+    def widgets(self) -> Iterator[Widget]:
+        stack = list(self.window.children)
+        while stack:
+            widget = stack.pop()
+            yield widget
+            stack.extend(widget.children)
+
+    def find(self, text: str, cls: type | None = None) -> Widget:
+        """The visible widget whose text is ``text`` (or starts with it, ending in '...')."""
+        prefix = text.endswith("...")
+        for w in self.widgets():
+            label = getattr(w, "text", None)
+            if not isinstance(label, str) or (cls is not None and not isinstance(w, cls)):
+                continue
+            if label == text or (prefix and label.startswith(text[:-3])):
+                if w.get_root_window() is not None and w.opacity > 0:
+                    return w
+        raise LookupError(f"no widget with text {text!r}")
+
+    def tap(self, target: str | Widget, frames: int = 3) -> None:
+        widget = self.find(target) if isinstance(target, str) else target
+        parent = widget.parent
+        while parent is not None and parent is not self.window:
+            if isinstance(parent, ScrollView):  # bring it into view, as a finger would
+                parent.scroll_to(widget, padding=10, animate=False)
+                self.frames(2)
+            parent = parent.parent
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+        self.frames(frames)
+
+    def screenshot(self, path: Path) -> Path:
+        self.frames(3)
+        saved = self.window.screenshot(name=str(path))
+        return Path(saved)
+
+    @property
+    def snapshot(self) -> dict[str, Any] | None:
+        return self.app.controller.snapshot()

@@ -1,0 +1,257 @@
+"""The table's widgets: behaviour here, layout in kv/*.kv."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.widget import Widget
+
+from companion.i18n import _, ngettext
+from companion.ui.colours import colour, letter, text_colour
+
+SEAT_COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
+
+
+class StatusBar(BoxLayout):
+    text = StringProperty("")
+    simulated = BooleanProperty(False)
+
+
+class RageCell(Label):
+    current = BooleanProperty(False)
+
+
+class HealthBar(Widget):
+    damage = NumericProperty(0)
+    health = NumericProperty(10)
+    swatch = ListProperty([1, 1, 1, 1])
+
+
+class PlayerPanel(BoxLayout):
+    player = StringProperty("")
+    letter = StringProperty("")
+    swatch = ListProperty([1, 1, 1, 1])
+    ink = ListProperty([1, 1, 1, 1])
+    active = BooleanProperty(False)
+    out = BooleanProperty(False)
+    status_text = StringProperty("")
+    clank_text = StringProperty("")
+    holdings_text = StringProperty("")
+    damage = NumericProperty(0)
+    meter = NumericProperty(10)
+
+    def clank(self, n: int) -> None:
+        App.get_running_app().controller.clank(n, player=self.player)
+
+    def show(self, name: str, p: dict[str, Any], area: int, active: bool, health: int) -> None:
+        self.player = name
+        self.letter = letter(name)
+        self.swatch = list(colour(name))
+        self.ink = list(text_colour(name))
+        self.active = active
+        self.out = p["status"] != "playing"
+        self.status_text = {
+            "playing": _("in the Depths") if p["in_depths"] else _("in the dungeon"),
+            "escaped": _("escaped"),
+            "knocked_out": _("knocked out"),
+        }[p["status"]]
+        self.clank_text = ngettext("{n} cube in Clank!", "{n} cubes in Clank!", area).format(n=area)
+        self.damage = p["damage"]
+        self.meter = health
+        parts = [_("{n} gold").format(n=p["gold"])]
+        if p["artifacts"]:
+            parts.append(_("artifact {v}").format(v="+".join(map(str, p["artifacts"]))))
+        if p["credit"]:
+            parts.append(_("anti-clank {n}").format(n=p["credit"]))
+        self.holdings_text = " · ".join(parts)
+
+
+class TableScreen(Screen):
+    attack_text = StringProperty("")
+    row_text = StringProperty("")
+    end_turn_text = StringProperty("")
+    can_undo = BooleanProperty(False)
+    refilling = BooleanProperty(False)
+    game_over = BooleanProperty(False)
+
+    def redraw(self, snap: dict[str, Any]) -> None:
+        rage = self.ids.rage
+        track = snap["rage"]["track"]
+        if len(rage.children) != len(track):
+            rage.clear_widgets()
+            for _cubes in track:
+                rage.add_widget(RageCell())
+        for i, cell in enumerate(reversed(rage.children)):
+            cell.text = str(track[i])
+            cell.current = i + 1 == snap["rage"]["space"]
+        danger = snap["danger"]
+        self.attack_text = _("Next attack: [b]{n}[/b] cubes").format(n=snap["next_attack"])
+        if danger:
+            self.attack_text += "\n" + _("(Danger +{d})").format(d=danger)
+        grid = self.ids.players
+        names = list(snap["players"])
+        grid.cols = len(names) if len(names) <= 4 else 3
+        if [getattr(w, "player", None) for w in reversed(grid.children)] != names:
+            grid.clear_widgets()
+            for name in names:
+                panel = PlayerPanel()
+                panel.player = name
+                grid.add_widget(panel)
+        active = snap["turn"]["active"]
+        health = snap["settings"]["health"]
+        for panel in reversed(grid.children):
+            name = panel.player
+            panel.show(
+                name,
+                snap["players"][name],
+                snap["clank_area"][name],
+                name == active and not snap["game_over"],
+                health,
+            )
+        row = [
+            f"[color=ff8866][b]{c} ({_('Danger')})[/b][/color]" if _is_danger(c) else c
+            for c in snap["row"]
+        ]
+        self.row_text = _("Row: {cards}").format(cards=", ".join(row) or "—")
+        self.refilling = snap["refill"] is not None
+        self.game_over = snap["game_over"]
+        if self.game_over:
+            self.end_turn_text = _("Game over")
+        elif self.refilling:
+            revealed = len(snap["refill"])
+            self.end_turn_text = _("Scan revealed cards ({n}) · tap when done").format(n=revealed)
+            if snap["refill"]:
+                self.row_text += "  +  " + ", ".join(snap["refill"])
+        else:
+            self.end_turn_text = _("End turn ({player})").format(player=active)
+        self.can_undo = bool(snap["can_undo"]) or bool(snap["refill"])
+
+
+def _is_danger(card: str) -> bool:
+    app = App.get_running_app()
+    catalog = app.controller.table.game.catalog if app and app.controller.table else None
+    entry = catalog.card(card) if catalog else None
+    return bool(entry and entry.danger)
+
+
+class NewGameScreen(Screen):
+    edition = StringProperty("clank")
+    seats = ListProperty([])
+    seats_text = StringProperty("")
+    message = StringProperty("")
+    can_start = BooleanProperty(False)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        for name in SEAT_COLOURS:
+            button = ToggleButton(text=name.capitalize(), font_size="18sp", bold=True)
+            button.colour_name = name
+            button.background_normal = ""
+            button.background_down = ""
+            button.background_color = colour(name)
+            button.color = text_colour(name)
+            button.bind(on_release=lambda b: self.toggle_seat(b.colour_name))
+            self.ids.colours.add_widget(button)
+        self.on_seats()
+
+    def toggle_seat(self, name: str) -> None:
+        if name in self.seats:
+            self.seats.remove(name)
+        else:
+            self.seats.append(name)
+
+    def clear_seats(self) -> None:
+        self.seats = []
+
+    def on_seats(self, *args: Any) -> None:
+        for button in self.ids.colours.children:
+            button.state = "down" if button.colour_name in self.seats else "normal"
+            seat = (
+                self.seats.index(button.colour_name) + 1 if button.colour_name in self.seats else 0
+            )
+            button.text = (
+                f"{seat}. {button.colour_name.capitalize()}"
+                if seat
+                else button.colour_name.capitalize()
+            )
+        count = len(self.seats)
+        self.can_start = 2 <= count <= 6
+        self.seats_text = (
+            ",  ".join(f"{i}. {s}" for i, s in enumerate(self.seats, start=1))
+            if self.seats
+            else _("No seats yet")
+        )
+        self.message = _("5-6 players play with the Adventuring Party") if count > 4 else ""
+
+    def start(self) -> None:
+        options = {"edition": self.edition, "players": list(self.seats)}
+        if len(self.seats) > 4:
+            options["party"] = True
+        App.get_running_app().controller.new_game(options)
+
+
+class CubeChip(Label):
+    swatch = ListProperty([1, 1, 1, 1])
+
+
+class AttackView(ModalView):
+    """The dragon's draw, cube by cube; cannot be dismissed before the last one."""
+
+    title = StringProperty("")
+    bag_text = StringProperty("")
+    outcome = StringProperty("")
+    finished = BooleanProperty(False)
+    dismiss_text = StringProperty("")
+    draw = ObjectProperty(None)
+
+    def play(self, draw: dict[str, Any], events: list[dict[str, Any]], step: float = 0.35) -> None:
+        self.draw = draw
+        self.title = _("The dragon attacks! ({n} cubes)").format(n=len(draw["drawn"]))
+        bag = ", ".join(f"{k} {v}" for k, v in draw["bag"].items() if v)
+        self.bag_text = _("Bag before the draw: {bag} · draw #{nonce}").format(
+            bag=bag, nonce=draw["nonce"]
+        )
+        knocked = [e["player"] for e in events if e["event"] == "knocked_out"]
+        hurt: dict[str, int] = {}
+        for e in events:
+            if e["event"] == "damage":
+                hurt[e["player"]] = hurt.get(e["player"], 0) + 1
+        lines = [_("{p}: {n} damage").format(p=p, n=n) for p, n in hurt.items()]
+        lines += [
+            f"[b][color=ff6655]{_('{p} is knocked out!').format(p=p)}[/color][/b]" for p in knocked
+        ]
+        self.outcome = "\n".join(lines) or _("Only black cubes: nobody is hurt.")
+        self.dismiss_text = _("Continue")
+        self.ids.cubes.clear_widgets()
+        self.finished = False
+        cubes = list(draw["drawn"])
+
+        def next_cube(dt: float) -> None:
+            if not cubes:
+                self.finished = True
+                return
+            cube = cubes.pop(0)
+            chip = CubeChip(
+                text=letter(cube)
+                if cube not in ("black", "ghost")
+                else ("" if cube == "black" else "G")
+            )
+            chip.swatch = list(colour(cube))
+            chip.color = text_colour(cube)
+            self.ids.cubes.add_widget(chip)
+            Clock.schedule_once(next_cube, step)
+
+        Clock.schedule_once(next_cube, 0 if step == 0 else step)
