@@ -29,6 +29,7 @@ GPIO, a database in the user's data folder. Example::
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -38,6 +39,7 @@ from typing import Any
 import platformdirs
 
 from hardware.gpio import PanelPins
+from hardware.readers import SpecError, check_spec
 
 APP = "clank-companion"
 SYSTEM_FILE = Path("/etc/clank-companion/config.toml")
@@ -94,7 +96,9 @@ def candidates() -> list[Path]:
 
 def _typed(where: str, default: Any, value: Any) -> Any:
     """The value, if it has the type of the key's default; else a ConfigError."""
-    if isinstance(default, str):
+    if isinstance(default, bool):
+        ok, want = isinstance(value, bool), "true or false"
+    elif isinstance(default, str):
         ok, want = isinstance(value, str), "text"
     elif isinstance(default, float):
         ok, want = isinstance(value, int | float) and not isinstance(value, bool), "a number"
@@ -136,9 +140,52 @@ def parse_config(text: str, source: str) -> Config:
     pins = [getattr(config.gpio, f.name) for f in fields(PanelPins)]
     if any(not 0 <= p <= 27 for p in pins) or len(set(pins)) != len(pins):
         raise ConfigError(f"{source} [gpio]: pins are distinct BCM numbers from 0 to 27")
+    try:
+        check_spec(config.reader.spec)
+    except SpecError as e:
+        raise ConfigError(f"{source} [reader]: {e}") from None
     if config.app.language not in LANGUAGES:
         raise ConfigError(f"{source} [app]: language must be one of {', '.join(LANGUAGES)}")
     return config
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return json.dumps(str(value), ensure_ascii=False)  # a TOML basic string
+
+
+def config_text(config: Config) -> str:
+    """The configuration as TOML, every key written out."""
+    lines = ["# Clank! Table Companion settings (written by the Settings screen)"]
+    for section in ("reader", "gpio", "app"):
+        lines.append(f"\n[{section}]")
+        part = getattr(config, section)
+        for f in fields(part):
+            lines.append(f"{f.name} = {_toml_value(getattr(part, f.name))}")
+    return "\n".join(lines) + "\n"
+
+
+def save_config(config: Config, path: Path | None = None) -> Path:
+    """Write the configuration where it was read from (or the user's file), atomically;
+    the text is checked by reading it back first."""
+    if path is None:
+        source = Path(config.source) if config.source not in ("defaults", "") else None
+        path = source or Path(os.environ.get("CLANK_CONFIG") or candidates()[0])
+        if source is None and not os.environ.get("CLANK_CONFIG"):
+            path = Path(platformdirs.user_config_dir(APP)) / "config.toml"
+    text = config_text(config)
+    parse_config(text, str(path))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".new")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    except OSError as e:
+        raise ConfigError(f"{path}: {e.strerror or e}") from None
+    return path
 
 
 def load_config(path: Path | None = None) -> Config:

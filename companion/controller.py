@@ -17,6 +17,14 @@ Scans during a game, for the active player:
   a market item: bought;
 - a player badge: nothing during a game (it seats a player on the new-game screen);
 - an unknown tag: the listeners are asked to enroll it.
+
+Before the first turn (the opening phase) card scans lay out the opening row, whose tags
+and the players' words become the client seed of the fair draw. After the game (the
+scoring phase) card scans go into the deck of the player being scored.
+
+What the table has scanned but not yet turned into an action (a refill half done, the
+opening row, whose deck is being scored) is saved with each scan, so a power cut loses
+nothing; the game log itself only ever holds actions.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.catalog import UNTAGGED
 from companion.rules import RuleError
 from companion.store import GameStore, StoreError
 from companion.store.tags import Component, TagRegistry
@@ -41,7 +50,8 @@ class Signals(Protocol):
 class Update:
     """What the listeners hear after each thing that happened."""
 
-    kind: str  # "action", "refill", "rejected", "unknown_tag", "seat", "game", "ignored"
+    kind: str  # "action", "refill", "opening", "scoring", "rejected", "unknown_tag", "seat",
+    # "game", "ignored"
     message: str = ""
     events: list[dict[str, Any]] = field(default_factory=list)
     uid: str | None = None
@@ -64,25 +74,153 @@ class Controller:
         self.signals = signals
         self.table: Table | None = None
         self.refill: list[str] | None = None  # cards revealed so far, while refilling
+        self.opening: list[dict[str, str]] | None = None  # before the first turn
+        self.words = ""  # typed by the players for the client seed
+        self.scoring: str | None = None  # the player whose deck is being scanned
+        self.closed = False  # the scores were read and the table moved on
         self.listeners: list[Listener] = []
 
     # ------------------------------------------------------------------ games
     def new_game(self, options: dict[str, Any]) -> Table:
-        """Start and record a game (``options`` as in a table script's ``new`` line)."""
+        """Start and record a game (``options`` as in a table script's ``new`` line);
+        the opening phase follows: the opening row and the client seed."""
         self.table = self.store.start(options)
-        self.refill = None
+        self._clear()
+        self.opening = []
+        self._save()
         self._tell(Update("game", f"game {self.game_id} started"))
         return self.table
 
     def resume_last(self) -> Table | None:
-        """Carry on the last unfinished game, if any (after a restart, without asking)."""
+        """Carry on where the table was after a restart, without asking: the last
+        unfinished game, or the scoring of the last game if its scores were not closed."""
         game = self.store.last_unfinished()
         if game is None:
-            return None
+            last = self.store.last_game()
+            if last is None or self.store.game_row(last)["status"] != "over":
+                return None
+            if self.store.in_progress(last).get("closed"):
+                return None
+            game = last
         self.table = self.store.resume(game)
-        self.refill = None
+        self._clear()
+        saved = self.store.in_progress(game)
+        self.refill = saved.get("refill")
+        self.opening = saved.get("opening")
+        self.words = saved.get("words", "")
+        self.scoring = saved.get("scoring")
+        if self.table.finished and self.scoring is None:
+            self.scoring = self.table.game.state.seats[0]
         self._tell(Update("game", f"game {game} resumed"))
         return self.table
+
+    def close_game(self) -> None:
+        """The scores have been read: the next start shows the new-game screen."""
+        if self.table is None:
+            return
+        self.closed = True
+        self._save()
+        self.table = None
+        self._clear()
+        self._tell(Update("game", "game closed"))
+
+    def abandon(self, reason: str = "abandoned at the table") -> bool:
+        """Give the game up: its server seed is revealed, its draws can be checked."""
+        if self.table is None or self.table.finished:
+            return False
+        try:
+            self.table.abandon(reason)
+        except (RuleError, StoreError) as e:
+            self._tell(Update("rejected", str(e)))
+            return False
+        self._tell(Update("game", "game abandoned"))
+        return True
+
+    def _clear(self) -> None:
+        self.refill = None
+        self.opening = None
+        self.words = ""
+        self.scoring = None
+        self.closed = False
+
+    def _save(self) -> None:
+        if self.game_id is None:
+            return
+        body: dict[str, Any] = {"closed": True} if self.closed else {}
+        if self.refill is not None:
+            body["refill"] = self.refill
+        if self.opening is not None:
+            body["opening"] = self.opening
+            body["words"] = self.words
+        if self.scoring is not None:
+            body["scoring"] = self.scoring
+        self.store.save_in_progress(self.game_id, body)
+
+    @property
+    def phase(self) -> str:
+        """The phase: none, opening, playing, scoring (game over) or abandoned."""
+        if self.table is None:
+            return "none"
+        if self.table.abandoned:
+            return "abandoned"
+        if self.table.finished:
+            return "scoring"
+        if self.opening is not None:
+            return "opening"
+        return "playing"
+
+    # ------------------------------------------------------------- opening
+    def client_seed(self) -> str:
+        """The opening row's tags as scanned (names when simulated), then the words."""
+        parts = [c.get("uid") or c["name"] for c in self.opening or []]
+        if self.words.strip():
+            parts.append(" ".join(self.words.split()))
+        return " ".join(parts)
+
+    def set_words(self, words: str) -> None:
+        if self.opening is None:
+            return
+        self.words = words
+        self._save()
+
+    def _opening_card(self, c: Component, uid: str | None) -> None:
+        assert self.table is not None and self.opening is not None
+        card = self.table.game.catalog.card(c.name)
+        size = self.table.game.edition.row_size
+        if card is not None and card.dragon_attack:
+            self._signal("unknown_tag")
+            self._tell(Update("rejected", f"{c.name} shows the dragon-attack symbol: "
+                              "replace it and shuffle it back into the deck"))  # fmt: skip
+            return
+        if len(self.opening) >= size:
+            self._tell(Update("rejected", f"the opening row holds {size} cards"))
+            return
+        self.opening.append({"name": c.name, "uid": uid or ""})
+        self._save()
+        self._signal("scan_ok")
+        self._tell(Update("opening", f"{c.name} laid out", component=c))
+
+    def drop_opening_card(self) -> None:
+        if self.opening:
+            self.opening.pop()
+            self._save()
+            self._tell(Update("opening", "last card taken back"))
+
+    def begin(self) -> bool:
+        """Fix the client seed and lay out the opening row: the first turn can start."""
+        if self.table is None or self.opening is None:
+            return False
+        seed = self.client_seed()
+        if seed and not self.do({"do": "seed", "client_seed": seed}):
+            return False
+        cards = [c["name"] for c in self.opening]
+        if cards and not self.do({"do": "row", "cards": cards}):
+            return False
+        self.opening = None
+        self.words = ""
+        self._save()
+        self._tell(Update("game", "the first turn begins"))
+        return True
 
     @property
     def game_id(self) -> int | None:
@@ -108,6 +246,14 @@ class Controller:
         except (RuleError, StoreError) as e:
             self._tell(Update("rejected", str(e)))
             return False
+        if self.opening is not None and action.get("do") != "seed":
+            self.opening = None  # the game has begun: the opening phase is over
+            self.words = ""
+            self._save()
+        if self.table.finished and self.scoring is None:
+            self.scoring = self.table.game.state.seats[0]  # scoring begins with seat 1
+            self.refill = None
+            self._save()
         self._signal_events(events)
         self._tell(Update("action", action.get("do", ""), events))
         return True
@@ -118,9 +264,17 @@ class Controller:
     def undo(self) -> bool:
         if self.refill:
             self.refill.pop()  # the last revealed card, not yet committed
+            self._save()
             self._tell(Update("refill", "last revealed card taken back"))
             return True
+        if self.opening:
+            self.drop_opening_card()
+            return True
         return self.do({"do": "undo"})
+
+    def take(self, card: str) -> bool:
+        """A card leaves the dungeon row (bought, defeated or used)."""
+        return self.do({"do": "take", "card": card})
 
     @property
     def active(self) -> str:
@@ -135,13 +289,25 @@ class Controller:
         if self.table is None or self.table.finished:
             self._tell(Update("rejected", "no game is running"))
             return False
+        if self.opening is not None:
+            return self.begin()
         if self.refill is None:
             self.refill = []
             if self._refill_space() == 0:
                 return self._commit_refill()
+            self._save()
             self._tell(Update("refill", f"scan the {self._refill_space()} revealed cards"))
             return True
         return self._commit_refill()
+
+    def reveal_untagged(self, dragon: bool) -> None:
+        """A revealed card has no tag (or it will not read): the table says whether it
+        shows the dragon-attack symbol."""
+        if self.refill is None or self.table is None:
+            self._tell(Update("rejected", "no refill is open: press End turn first"))
+            return
+        edition = self.table.game.edition.name
+        self._reveal(Component("card", edition, UNTAGGED[dragon]))
 
     def _refill_space(self) -> int:
         assert self.table is not None
@@ -153,11 +319,53 @@ class Controller:
         ok = self.do({"do": "end_turn", "revealed": revealed})
         if ok:
             self.refill = None
+            self._save()
         return ok
 
     def cancel_refill(self) -> None:
         self.refill = None
+        self._save()
         self._tell(Update("refill", "refill cancelled"))
+
+    def _reveal(self, c: Component) -> None:
+        assert self.refill is not None
+        self.refill.append(c.name)
+        self._signal("scan_ok")
+        if self._refill_space() <= 0:
+            self._commit_refill()
+        else:
+            self._save()
+            self._tell(Update("refill", f"{c.name} revealed", component=c))
+
+    # ---------------------------------------------------------------- scoring
+    def deck(self, player: str) -> list[str]:
+        assert self.table is not None
+        return list(self.table.game.state.players[player].cards or [])
+
+    def score_player(self, player: str) -> None:
+        if self.table is None or player not in self.table.game.state.players:
+            return
+        self.scoring = player
+        self._save()
+        self._tell(Update("scoring", f"{player}: scan your deck"))
+
+    def add_to_deck(self, name: str, player: str | None = None) -> bool:
+        player = player or self.scoring
+        if player is None:
+            return False
+        return self.do({"do": "cards", "player": player, "cards": [*self.deck(player), name]})
+
+    def remove_from_deck(self, name: str, player: str | None = None) -> bool:
+        player = player or self.scoring
+        if player is None:
+            return False
+        cards = self.deck(player)
+        if name not in cards:
+            return False
+        cards.reverse()
+        cards.remove(name)  # the last copy scanned
+        cards.reverse()
+        return self.do({"do": "cards", "player": player, "cards": cards})
 
     # ------------------------------------------------------------------ scans
     def scan(self, uid: str) -> None:
@@ -175,13 +383,22 @@ class Controller:
             self._signal("scan_ok")
             self._tell(Update("seat", f"{component.name} badge", uid=uid, component=component))
             return
-        if self.table is None or self.table.finished:
+        if self.table is None or self.table.abandoned:
             self._tell(Update("ignored", f"{component}: no game is running", uid=uid))
             return
         edition = self.table.game.edition.name
         if component.edition != edition:
             self._signal("unknown_tag")
             self._tell(Update("rejected", f"{component} is not in this game's box", uid=uid))
+            return
+        if self.table.finished:
+            if component.kind == "card" and self.add_to_deck(component.name):
+                self._signal("scan_ok")
+            elif component.kind != "card":
+                self._tell(Update("ignored", f"{component} was counted when it was taken"))
+            return
+        if self.opening is not None and component.kind == "card":
+            self._opening_card(component, uid)
             return
         action = self._action_for(component)
         if action is None:
@@ -194,12 +411,7 @@ class Controller:
         player = self.active
         if c.kind == "card":
             if self.refill is not None:
-                self.refill.append(c.name)
-                self._signal("scan_ok")
-                if self._refill_space() <= 0:
-                    self._commit_refill()
-                else:
-                    self._tell(Update("refill", f"{c.name} revealed", component=c))
+                self._reveal(c)
                 return None
             return {"do": "take", "card": c.name}
         if c.kind == "artifact":

@@ -91,6 +91,8 @@ class Table:
                     "reason": self.game.state.end_reason,
                     "ranking": self.game.snapshot()["ranking"],
                 }
+            elif was_over:  # a deck scanned for scoring: the ranking changes
+                ending = {"ranking": self.game.snapshot()["ranking"]}
             try:
                 self.log.record(action, events, draws, ending)
             except BaseException:

@@ -255,3 +255,33 @@ def test_export_cli_and_standalone_on_the_file(finished_db, tmp_path, capsys):
         check=False,
     )
     assert result.returncode == 1 and "record" in result.stdout
+
+
+def test_decks_scored_after_the_end_are_accepted_and_nothing_else_is(tmp_path):
+    from companion.audit.verify_log import Finding, check_records
+    from companion.store import GameStore
+
+    with GameStore(tmp_path / "games.db") as store:
+        table = store.start({"edition": "clank", "players": ["red", "blue"]})
+        table.apply({"do": "artifact", "player": "red", "value": 20})
+        table.apply({"do": "escape", "player": "red"})
+        for _ in range(10):
+            table.apply({"do": "damage", "player": "blue", "n": 1})
+        assert table.finished
+        table.apply({"do": "cards", "player": "red", "cards": ["Burgle", "Dragon's Eye"]})
+        game = table.log.game
+        check = verify_store(store, game)[0]
+        assert check.ok, check.message
+        ranking = store.game_row(game)["ranking"]
+        assert ranking[0] == {"player": "red", "score": table.snapshot()["ranking"][0]["score"],
+                              "place": 1}  # fmt: skip
+        records = [dict(r) for r in store.records(game)]
+        header = store.export_header(game)
+    late = dict(records[-1])
+    late["body"] = {"action": {"do": "clank", "player": "blue", "n": 1}, "events": [], "draws": []}
+    late.pop("_text")
+    late["hash"] = link_hash(  # chained properly: only the rule can catch it
+        late["prev"], record_bytes(late["game"], late["seq"], "action", canonical(late["body"]))
+    )
+    with pytest.raises(Finding, match="written after the game was over"):
+        check_records(header, [*records[:-1], late])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.catalog import CatalogError, load_catalog
+from companion.catalog import UNTAGGED, CatalogError, load_catalog
 from companion.catalog.load import DATA_DIR, _load_all
 
 
@@ -38,7 +38,7 @@ def test_base_game_deck_and_flags():
 
 def test_catacombs_cards_are_marked_unverified():
     catalog = load_catalog("catacombs")
-    assert not any(c.verified for c in catalog.cards.values())
+    assert not any(c.verified for c in catalog.cards.values() if c.set != "untagged")
     assert {t.name for t in catalog.tokens_of("prisoner")} >= {
         "adventurer",
         "haunted",
@@ -46,6 +46,15 @@ def test_catacombs_cards_are_marked_unverified():
         "warrior",
         "discount coupon",
     }
+
+
+@pytest.mark.parametrize("edition", ["clank", "catacombs"])
+def test_a_card_without_a_tag_is_known_only_by_its_dragon_symbol(edition):
+    catalog = load_catalog(edition)
+    plain, dragon = catalog.card(UNTAGGED[False]), catalog.card(UNTAGGED[True])
+    assert plain.in_dungeon_deck and dragon.in_dungeon_deck
+    assert not plain.dragon_attack and dragon.dragon_attack
+    assert plain.count == dragon.count == 0 and plain.arrive is None and not dragon.danger
 
 
 def _copy(tmp_path: Path) -> Path:

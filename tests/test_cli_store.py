@@ -67,7 +67,7 @@ def test_bad_database_paths_get_one_line(tmp_path, capsys):
 
 def test_the_demo_plays_and_records_the_four_player_game(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("CLANK_DB", str(tmp_path / "demo.db"))
-    assert main([]) == 0
+    assert main(["demo"]) == 0
     out = capsys.readouterr().out
     assert "Replaying clank-4-players.jsonl" in out
     assert "dragon draw #1" in out and "ranking: 1. red 85" in out

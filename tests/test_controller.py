@@ -89,6 +89,7 @@ def test_the_refill_is_scanned_and_commits_itself_when_the_row_is_full(setup):
 def test_end_turn_twice_commits_a_short_refill(setup):
     controller, _, _, _ = setup
     controller.new_game(NEW)
+    controller.begin()  # no opening row laid out: the first turn starts
     controller.end_turn()
     controller.scan(uid("02"))
     controller.end_turn()

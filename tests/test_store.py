@@ -200,8 +200,8 @@ def test_an_older_database_is_migrated(tmp_path):
     old.conn.close()
     store = GameStore(path)
     applied = [r[0] for r in store.db.execute("SELECT name FROM _sqlite_migrations")]
-    assert applied == ["m001_game_log", "m002_tags"]
-    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert applied == ["m001_game_log", "m002_tags", "m003_table_in_progress"]
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     assert "tags" in store.db.table_names()
     store.close()
 

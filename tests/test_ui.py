@@ -1,8 +1,15 @@
-"""The touchscreen, driven by simulated touches at 800x480 (offscreen)."""
+"""The touchscreen, driven by simulated touches and scans at 800x480 (offscreen).
+
+With CLANK_SCREENSHOTS=<folder> every screen these tests visit is saved there as PNG
+(``./dev screenshots`` does that).
+"""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,9 +20,10 @@ from kivy.config import Config as KivyConfig  # noqa: E402
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
+from companion.store import GameStore  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 
-SHOTS = Path(os.environ.get("CLANK_SCREENSHOTS", "")) if os.environ.get("CLANK_SCREENSHOTS") else None
+SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 
 
 @pytest.fixture
@@ -31,81 +39,312 @@ def shot(ui: Harness, name: str) -> None:
         ui.screenshot(SHOTS / f"{name}.png")
 
 
-def test_new_game_then_clank_end_turn_and_undo(ui):
-    assert ui.app.screens.current == "newgame"
-    ui.tap("Red")
-    ui.tap("Blue")
-    shot(ui, "newgame")
-    ui.tap("Start game")
-    assert ui.app.screens.current == "table"
-    snap = ui.snapshot
-    assert list(snap["players"]) == ["red", "blue"]
+def panel_button(ui: Harness, player: str, text: str):
     panels = {p.player: p for p in ui.app.screens.get_screen("table").ids.players.children}
-    plus = [w for w in panels["red"].walk() if getattr(w, "text", "") == "+1"][0]
-    ui.tap(plus)
-    ui.tap(plus)
-    assert ui.snapshot["clank_area"]["red"] == 5
-    shot(ui, "table")
-    ui.tap("Undo")
-    assert ui.snapshot["clank_area"]["red"] == 4
-    ui.tap("End turn (red)")
-    ui.tap("Scan revealed cards (0)...")
-    assert ui.snapshot["turn"]["active"] == "blue"
+    return next(w for w in panels[player].walk() if getattr(w, "text", "") == text)
 
 
-def start(ui: Harness, *colours: str, edition: str | None = None) -> None:
+def drawer(ui: Harness, *picks: str) -> None:
+    """Scan components through the simulated reader's drawer."""
+    for pick in picks:
+        ui.tap("Scan drawer")
+        ui.tap(pick)
+
+
+def start(ui: Harness, *colours: str, edition: str = "clank") -> None:
     if edition == "catacombs":
         ui.tap("Clank! Catacombs")
     for c in colours:
         ui.tap(c)
     ui.tap("Start game")
+    assert ui.app.screens.current == "opening"
+
+
+def begin(ui: Harness) -> None:
+    ui.tap("Start the first turn")
+    assert ui.app.screens.current == "table"
+
+
+def test_set_up_and_fairness_then_clank_undo_and_a_refill(ui):
+    assert ui.app.screens.current == "newgame"
+    ui.tap("Red")
+    ui.tap("Blue")
+    assert ui.app.screens.get_screen("newgame").seats == ["red", "blue"]
+    shot(ui, "01-new-game")
+    ui.tap("Start game")
+    opening = ui.app.screens.get_screen("opening")
+    snap = ui.snapshot
+    assert opening.commitment == snap["commitment"] and snap["client_seed"] == ""
+    assert "Put the dragon on space" in opening.checklist
+    drawer(ui, "Kobold")  # a dragon-symbol card cannot open the row
+    assert "dragon-attack symbol" in ui.app.status.text
+    drawer(ui, "Orc Grunt", "Tattle")
+    assert "Orc Grunt" not in opening.row_text  # Orc Grunt shows the dragon symbol too
+    drawer(ui, "Sneak", "Search")
+    assert "Opening row (3 of 6): Tattle, Sneak, Search" in opening.row_text
+    opening.ids.words.text = "owlbear  pizza"
+    ui.frames(2)
+    shot(ui, "02-opening-fairness")
+    begin(ui)
+    snap = ui.snapshot
+    assert snap["client_seed"] == "Tattle Sneak Search owlbear pizza"
+    assert snap["row"] == ["Tattle", "Sneak", "Search"]
+    ui.tap(panel_button(ui, "red", "+1"))
+    ui.tap(panel_button(ui, "red", "+1"))
+    ui.tap(panel_button(ui, "blue", "+1"))  # for another player, one tap on their panel
+    assert ui.snapshot["clank_area"] == {"red": 5, "blue": 3, "ghost": 0}
+    shot(ui, "03-table")
+    ui.tap("Undo")
+    assert ui.snapshot["clank_area"]["blue"] == 2
+    ui.tap("Sneak")  # bought: it leaves the row
+    assert ui.snapshot["row"] == ["Tattle", "Search"]
+    ui.tap("End turn (red)")
+    assert ui.snapshot["refill"] == []
+    drawer(ui, "Bracers of Agility")
+    ui.tap("No tag:\nno dragon")
+    assert ui.snapshot["refill"] == ["Bracers of Agility", "Untagged card"]
+    shot(ui, "04-refill")
+    ui.tap("Undo")  # the last revealed card, taken back
+    assert ui.snapshot["refill"] == ["Bracers of Agility"]
+    ui.tap("1 card revealed: tap when the row is full")
+    snap = ui.snapshot
+    assert snap["turn"]["active"] == "blue" and snap["refill"] is None
+    assert snap["row"] == ["Tattle", "Search", "Bracers of Agility"]
+
+
+def dismiss_attack(ui: Harness) -> None:
+    view = ui.app.attack_view
+    assert not view.finished  # the cubes come one by one; the dismiss waits
+    for _ in range(100):
+        ui.frames(1, seconds=0.05)
+        if view.finished:
+            break
+    assert view.finished
+    ui.tap(view.ids.dismiss)
+    ui.frames(2, seconds=0.3)  # the view fades out
+    assert view.get_parent_window() is None
+
+
+def test_a_two_player_game_from_set_up_to_the_ranking(ui):
+    start(ui, "Red", "Blue")
+    begin(ui)
+    blue_plus = panel_button(ui, "blue", "+1")
+    for _ in range(12):
+        ui.tap(blue_plus)
+    ui.tap("End turn (red)")
+    ui.tap("No tag:\ndragon")  # the dragon-symbol card without a tag
+    ui.tap("1 card revealed: tap when the row is full")
+    view = ui.app.attack_view
+    assert view.title.startswith("The dragon attacks!")
+    assert str(ui.snapshot["draws"][0]["nonce"]) in view.bag_text
+    shot(ui, "05-attack")
+    dismiss_attack(ui)
+    attacks = 1
+    # red takes an artifact and leaves; the dragon keeps attacking until blue falls
+    ui.tap(panel_button(ui, "red", "More"))
+    shot(ui, "06-player-actions")
+    ui.tap("Artifact 20")
+    assert ui.snapshot["players"]["red"]["artifacts"] == [20]
+    ui.tap(panel_button(ui, "red", "More"))
+    ui.tap("Escape with an artifact")
+    assert ui.snapshot["players"]["red"]["status"] == "escaped"
+    while ui.snapshot["players"]["blue"]["status"] == "playing":
+        assert attacks < 40
+        ui.tap(panel_button(ui, "blue", "+1"))
+        ui.tap("Menu")
+        ui.tap("Dragon attack (card effect)")
+        attacks += 1
+        knocked = ui.snapshot["players"]["blue"]["status"] == "knocked_out"
+        if knocked:
+            view = ui.app.attack_view
+            assert "knocked out" in view.outcome
+            shot(ui, "07-knock-out")
+        dismiss_attack(ui)
+    assert ui.app.attack_view.ids.dismiss.text.startswith("Read: blue knocked out")
+    snap = ui.snapshot
+    assert snap["game_over"] and len(snap["draws"]) == attacks
+    assert ui.app.screens.current == "scoring"
+    # scoring: red scans the deck, blue's is scored as well, a mistaken card taken out
+    drawer(ui, "Burgle", "Burgle", "Dragon's Eye", "Treasure Hunter")
+    scoring = ui.app.screens.get_screen("scoring")
+    shot(ui, "08-scoring")
+    assert scoring.player == "red" and "Cards: " in scoring.parts_text
+    ui.tap("Treasure Hunter")  # tapped in the deck list: taken out again
+    assert sorted(ui.app.controller.deck("red")) == ["Burgle", "Burgle", "Dragon's Eye"]
+    ui.tap("B · Blue")
+    drawer(ui, "Stumble")
+    assert ui.app.controller.deck("blue") == ["Stumble"]
+    ui.tap("R · Red")
+    snap = ui.snapshot
+    red = snap["players"]["red"]["score_detail"]
+    assert red["parts"]["artifacts"] == 20 and red["parts"]["tokens"] >= 20
+    assert snap["ranking"][0]["player"] == "red"
+    assert scoring.ranking_text.startswith(f"1. Red: {red['total']} VP")
+    assert snap["server_seed"] and snap["server_seed"] in scoring.seed_text
+    assert snap["server_seed"] in scoring.qr_data
+    shot(ui, "08-scoring")
+    ui.tap("Audit")
+    audit = ui.app.screens.get_screen("audit")
+    assert audit.draws_text.count("#") == attacks
+    ui.tap("Verify")
+    assert audit.result.startswith("Verified")
+    shot(ui, "09-audit")
+    ui.tap("Back")
+    assert ui.app.screens.current == "scoring"
+    ui.tap("Close game")
+    assert ui.app.screens.current == "newgame"
 
 
 def test_a_refill_from_the_scan_drawer_brings_the_dragon(ui):
     start(ui, "Red", "Yellow", "Green")
-    ui.app.controller.clank(3)  # red makes noise: the bag will hold red cubes
-    ui.frames(2)
+    begin(ui)
+    ui.tap(panel_button(ui, "red", "+1"))
     ui.tap("End turn (red)")
-    ui.tap("Scan drawer")
-    shot(ui, "scan-drawer")
-    ui.tap("Orc Grunt")
-    assert ui.snapshot["refill"] == ["Orc Grunt"]
-    ui.tap("Scan revealed cards (1)...")
+    drawer(ui, "Orc Grunt")
+    ui.tap("1 card revealed: tap when the row is full")
     view = ui.app.attack_view
-    assert view is not None and view.title.startswith("The dragon attacks! (2 cubes)")
-    assert not view.finished  # the cubes come one by one; Continue waits for the last
-    ui.frames(5, seconds=1.0)
-    assert view.finished and len(view.ids.cubes.children) == 2
-    shot(ui, "attack")
-    ui.tap("Continue")
-    assert ui.snapshot["turn"]["active"] == "yellow"
-    assert ui.snapshot["draws"][0]["nonce"] == 1
+    drawn = ui.snapshot["draws"][-1]["drawn"]
+    assert len(drawn) == ui.snapshot["draws"][-1]["count"] >= 2
+    assert view is not None and view.title == f"The dragon attacks! ({len(drawn)} cubes)"
+    assert "Orc Grunt" in [c.card for c in ui.app.screens.get_screen("table").ids.row.children]
+    ui.frames(5, seconds=2.0)
+    assert view.finished and len(view.ids.cubes.children) == len(drawn)
 
 
-def test_restarting_comes_back_to_the_same_table(tmp_path):
+def test_the_app_resumes_the_same_table_after_a_restart(tmp_path):
     first = Harness(tmp_path / "games.db")
-    start(first, "Green", "Blue", "Red", "Yellow")
-    first.app.controller.clank(2)
-    first.frames(2)
-    before = first.snapshot
-    first.close()  # the power goes
-    again = Harness(tmp_path / "games.db")
-    try:
-        assert again.app.screens.current == "table"
-        assert again.snapshot == before
-        panels = again.app.screens.get_screen("table").ids.players.children
-        assert [p.player for p in reversed(panels)] == ["green", "blue", "red", "yellow"]
-        assert [p.active for p in reversed(panels)] == [True, False, False, False]
-    finally:
-        again.close()
+    start(first, "Green", "Purple")
+    drawer(first, "Tattle")
+    assert first.app.screens.current == "opening"
+    first.close()
+    again = Harness(tmp_path / "games.db")  # the opening row survives the restart
+    assert again.app.screens.current == "opening"
+    assert again.app.controller.opening == [{"name": "Tattle", "uid": ""}]
+    begin(again)
+    again.tap(panel_button(again, "green", "+1"))
+    again.tap("End turn (green)")
+    drawer(again, "Sneak")
+    before = again.snapshot
+    again.close()
+    third = Harness(tmp_path / "games.db")
+    assert third.app.screens.current == "table"
+    assert third.snapshot == before and before["refill"] == ["Sneak"]
+    third.close()
 
 
-def test_catacombs_game_with_five_players_and_a_knock_out(ui):
+def test_catacombs_with_five_players_and_a_knock_out(ui):
     start(ui, "Red", "Yellow", "Green", "Blue", "Purple", edition="catacombs")
+    begin(ui)
     snap = ui.snapshot
-    assert snap["edition"] == "catacombs" and snap["party"] and len(snap["players"]) == 5
-    ui.app.controller.do({"do": "damage", "player": "purple", "n": 12})
+    assert snap["party"] and len(snap["players"]) == 5
+    ui.tap(panel_button(ui, "red", "More"))
+    ui.tap("A ghost appears")
+    assert ui.snapshot["clank_area"]["ghost"] == 1
+    ui.tap(panel_button(ui, "yellow", "More"))
+    ui.tap("Free prisoner: priest")
+    assert ui.snapshot["players"]["yellow"]["prisoners"] == ["priest"]
+    shot(ui, "10-catacombs-five-players")
+    for _ in range(9):
+        ui.app.controller.do({"do": "damage", "player": "blue", "n": 1})
+    ui.app.controller.do({"do": "damage", "player": "blue", "n": 1})
     ui.frames(2)
-    panels = {p.player: p for p in ui.app.screens.get_screen("table").ids.players.children}
-    assert panels["purple"].out and panels["purple"].status_text == "knocked out"
-    shot(ui, "table-five-players")
+    panel = next(p for p in ui.app.screens.get_screen("table").ids.players.children
+                 if p.player == "blue")  # fmt: skip
+    assert panel.out and panel.status_text == "knocked out"
+
+
+def test_an_unknown_tag_is_enrolled_from_the_screen(ui):
+    uid = "04A1B2C3D4E5F6"
+    ui.app.on_scan(uid)  # nobody knows this sticker: the table says what it is
+    ui.frames(2)
+    shot(ui, "11-enroll-unknown-tag")
+    ui.tap("Badge: green")
+    assert str(ui.app.controller.registry.lookup(uid)) == "badge green"
+    ui.app.on_scan(uid)  # now it seats green on the new-game screen
+    ui.frames(2)
+    assert ui.app.screens.get_screen("newgame").seats == ["green"]
+    ui.app.show_screen("tags")
+    ui.tap("Bulk: the dungeon deck")
+    tags = ui.app.screens.get_screen("tags")
+    assert tags.prompt.startswith("1 of ")
+    ui.app.on_scan("04000000000001")
+    assert tags.prompt.startswith("04000000000001 is card")
+    shot(ui, "12-tags")
+    ui.tap("Stop")
+    ui.tap("Re-bind a tag")
+    ui.app.on_scan(uid)
+    ui.frames(2)
+    ui.tap("Badge: orange")
+    assert str(ui.app.controller.registry.lookup(uid)) == "badge orange"
+    ui.tap("Back")
+    assert ui.app.screens.current == "newgame"
+
+
+def test_settings_open_only_with_the_admin_pin(ui, tmp_path, monkeypatch):
+    monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
+    ui.app.ask_pin()
+    ui.frames(2)
+    for digit in "1111":
+        ui.tap(digit)
+    assert ui.app.screens.current == "newgame" and ui.app.pin_pad.message == "Wrong PIN"
+    ui.tap("Clear")
+    assert ui.app.pin_pad.entered == ""
+    shot(ui, "13-settings-pin")
+    for digit in "2468":
+        ui.tap(digit)
+    assert ui.app.screens.current == "settings"
+    settings = ui.app.screens.get_screen("settings")
+    shot(ui, "14-settings")
+    settings.ids.reader.text = "rdm6300:/dev/serial0"
+    ui.tap("Save reader")
+    assert 'spec = "rdm6300:/dev/serial0"' in (tmp_path / "config.toml").read_text()
+    settings.ids.reader.text = "nonsense-reader"
+    ui.tap("Save reader")
+    assert "rdm6300" in (tmp_path / "config.toml").read_text()  # refused, nothing lost
+    assert "unknown reader" in settings.message
+    ui.tap("Back")
+    assert ui.app.screens.current == "newgame"
+
+
+POWER_CUT = textwrap.dedent(
+    """
+    import os, sys, time
+    from kivy.config import Config
+    Config.set("graphics", "width", "800")
+    Config.set("graphics", "height", "480")
+    from companion.ui.harness import Harness
+    ui = Harness(sys.argv[1])
+    ui.tap("Red"); ui.tap("Blue"); ui.tap("Start game"); ui.tap("Start the first turn")
+    c = ui.app.controller
+    c.clank(4); c.clank(2, "blue"); c.do({"do": "gold", "player": "red", "n": 3})
+    c.end_turn()
+    c.reveal_untagged(False)
+    print("ready", flush=True)
+    time.sleep(60)
+    """
+)
+
+
+def test_a_power_cut_mid_game_comes_back_to_the_same_screen(tmp_path):
+    db = tmp_path / "games.db"
+    env = dict(os.environ)
+    child = subprocess.Popen(
+        [sys.executable, "-c", POWER_CUT, str(db)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert child.stdout.readline().strip() == "ready"
+    finally:
+        child.kill()  # SIGKILL: no clean-up at all
+        child.wait()
+    with GameStore(db) as store:
+        assert store.last_unfinished() == 1
+    ui = Harness(db)
+    try:
+        snap = ui.snapshot
+        assert ui.app.screens.current == "table"
+        assert snap["clank_area"] == {"red": 7, "blue": 4, "ghost": 0}
+        assert snap["players"]["red"]["gold"] == 3
+        assert snap["refill"] == ["Untagged card"]
+        assert ui.app.screens.get_screen("table").end_turn_text.startswith("1 card revealed")
+    finally:
+        ui.close()

@@ -6,6 +6,7 @@ pointing ``CLANK_CATALOG_DIR`` at the folder that holds them.
 """
 
 from companion.catalog.load import (
+    UNTAGGED,
     Card,
     Catalog,
     CatalogError,
@@ -21,6 +22,7 @@ __all__ = [
     "CatalogError",
     "EditionSettings",
     "Token",
+    "UNTAGGED",
     "VPRule",
     "load_catalog",
     "parse_vp_rule",

@@ -56,6 +56,12 @@ EFFECT_CODES = frozenset(
 )
 
 
+UNTAGGED_SET = "untagged"
+# A revealed card whose sticker is missing or will not read: the table only says whether it
+# shows the dragon-attack symbol, which is all a refill needs to know.
+UNTAGGED = {False: "Untagged card", True: "Untagged card (dragon)"}
+
+
 class CatalogError(ValueError):
     """A catalog or edition file that does not follow the schema."""
 
@@ -81,7 +87,7 @@ class Card:
 
     @property
     def in_dungeon_deck(self) -> bool:
-        return self.set in ("dungeon", "promo")
+        return self.set in ("dungeon", "promo", UNTAGGED_SET)
 
 
 @dataclass(frozen=True)
@@ -337,6 +343,9 @@ def _load_all(folder: Path) -> dict[str, Catalog]:
         if key in cards[card.edition]:
             raise CatalogError(f"cards.csv line {line}: {card.name!r} is listed twice")
         cards[card.edition][key] = card
+    for edition, by_name in cards.items():
+        for dragon, name in UNTAGGED.items():
+            by_name[name.lower()] = _untagged(edition, name, dragon)
     tokens: dict[str, dict[tuple[str, str], Token]] = {e: {} for e in EDITIONS}
     for line, row in _rows(folder / "tokens.csv", TOKEN_COLUMNS):
         token = _token(line, row)
@@ -356,6 +365,15 @@ def _load_all(folder: Path) -> dict[str, Catalog]:
         _check_references(catalog)
         catalogs[name] = catalog
     return catalogs
+
+
+def _untagged(edition: str, name: str, dragon: bool) -> Card:
+    return Card(
+        edition=edition, name=name, set=UNTAGGED_SET, count=0, type="unknown",
+        skill_cost=None, sword_cost=None, vp=0, vp_rule=None, dragon_attack=dragon,
+        danger=False, arrive=None, arrive_text="", deep=False, verified=True,
+        notes="stands for a revealed card without a readable tag",
+    )  # fmt: skip
 
 
 def _check_references(catalog: Catalog) -> None:

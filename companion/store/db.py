@@ -14,7 +14,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 APPLICATION_ID = 0x436C6E6B  # "Clnk": marks a companion database
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 migrations = Migrations("clank-companion")
 
@@ -87,6 +87,20 @@ def m002_tags(db: Database) -> None:
     )
     db.execute("CREATE INDEX tags_by_component ON tags (kind, edition, name)")
     db.execute("PRAGMA user_version = 2")
+
+
+@migrations()
+def m003_table_in_progress(db: Database) -> None:
+    # What the table is doing that is not yet an action: the cards revealed so far in a
+    # refill, the opening row being scanned, whose deck is being scored. Rewritten at each
+    # scan, so a power cut loses none of it; the log stays the only record of the game.
+    db.execute(
+        """CREATE TABLE in_progress (
+            game INTEGER PRIMARY KEY REFERENCES games(id),
+            body TEXT NOT NULL
+        )"""
+    )
+    db.execute("PRAGMA user_version = 3")
 
 
 def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:

@@ -125,6 +125,33 @@ class GameStore:
         row = self.db.execute("SELECT max(id) FROM games WHERE status = 'playing'").fetchone()
         return row[0] if row else None
 
+    def last_game(self) -> int | None:
+        row = self.db.execute("SELECT max(id) FROM games").fetchone()
+        return row[0] if row else None
+
+    def in_progress(self, game: int) -> dict[str, Any]:
+        """The table's work in progress on a game (see ``save_in_progress``)."""
+        row = self.db.execute("SELECT body FROM in_progress WHERE game = ?", [game]).fetchone()
+        if row is None:
+            return {}
+        try:
+            body = json.loads(row[0])
+        except json.JSONDecodeError:
+            return {}
+        return body if isinstance(body, dict) else {}
+
+    def save_in_progress(self, game: int, body: dict[str, Any]) -> None:
+        """Scans not yet turned into an action; kept across power cuts."""
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+        try:
+            self.db.execute(
+                "INSERT INTO in_progress (game, body) VALUES (?, ?) "
+                "ON CONFLICT(game) DO UPDATE SET body = excluded.body",
+                [game, text],
+            )
+        except sqlite3.Error as e:
+            raise _sql_failure(e) from None
+
     def records(self, game: int) -> Iterator[dict[str, Any]]:
         """The game's records in order, body parsed; "_text" keeps the stored bytes, which
         the chain hashes."""
@@ -263,7 +290,12 @@ class GameLog:
             ("action", {"action": action, "events": events, "draws": draws})
         ]
         update = None
-        if ending is not None:
+        if ending is not None and "server_seed" not in ending:  # a deck scored after the end
+            update = (
+                "UPDATE games SET ranking = ? WHERE id = ?",
+                [json.dumps(ending["ranking"]), self.game],
+            )
+        elif ending is not None:
             records.append(
                 ("reveal", {"server_seed": ending["server_seed"], "reason": ending["reason"]})
             )

@@ -1,12 +1,17 @@
 """The Kivy application: screens over the controller, the reader and the panel.
 
 Reader and button threads never touch widgets: each scan or press is handed to the main
-loop with ``Clock.schedule_once``, and the controller runs there.
+loop with ``Clock.schedule_once``, and the controller runs there. Which screen shows
+follows the controller's phase (new game, opening, table, scoring); audit, tags and
+settings are visited from the menu and lead back to it.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,22 +19,57 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.button import Button
-from kivy.uix.gridlayout import GridLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
-from kivy.uix.scrollview import ScrollView
 
 from companion.config import Config
 from companion.controller import Controller, Update
 from companion.i18n import _, set_language
 from companion.store import GameStore
-from companion.store.tags import Component, components
+from companion.store.tags import TagError
+from companion.ui.screens import (
+    AuditScreen,
+    OpeningScreen,
+    Picker,
+    PinPad,
+    ScoringScreen,
+    SettingsScreen,
+    TagsScreen,
+    catalog_components,
+    component_label,
+    player_actions,
+)
 from companion.ui.widgets import AttackView, NewGameScreen, StatusBar, TableScreen
 
 log = logging.getLogger(__name__)
-KV_DIR = Path(__file__).resolve().parent.parent.parent / "kv"
-KV_FILES = ("common.kv", "newgame.kv", "table.kv", "attack.kv")
+def _kv_dir() -> Path:
+    checkout = Path(__file__).resolve().parent.parent.parent / "kv"
+    installed = Path(sys.prefix) / "share" / "clank-companion" / "kv"
+    return checkout if checkout.is_dir() else installed
+
+
+KV_DIR = _kv_dir()
+KV_FILES = (
+    "common.kv",
+    "popups.kv",
+    "newgame.kv",
+    "opening.kv",
+    "table.kv",
+    "attack.kv",
+    "scoring.kv",
+    "audit.kv",
+    "tags.kv",
+    "settings.kv",
+)
+PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
+                 "scoring": "scoring", "abandoned": "newgame"}  # fmt: skip
+VISITED = ("audit", "tags", "settings")
+
+
+def load_layouts() -> None:
+    for name in KV_FILES:
+        path = str(KV_DIR / name)
+        if path not in Builder.files:  # rules loaded twice would apply twice
+            Builder.load_file(path)
 
 
 class CompanionApp(App):
@@ -48,22 +88,29 @@ class CompanionApp(App):
 
     # ------------------------------------------------------------------ build
     def build(self) -> BoxLayout:
-        for name in KV_FILES:
-            path = str(KV_DIR / name)
-            if path not in Builder.files:  # rules loaded twice would apply twice
-                Builder.load_file(path)
+        load_layouts()
         root = BoxLayout(orientation="vertical")
         self.screens = ScreenManager(transition=NoTransition())
-        self.screens.add_widget(NewGameScreen(name="newgame"))
-        self.screens.add_widget(TableScreen(name="table"))
+        for screen in (
+            NewGameScreen(name="newgame"),
+            OpeningScreen(name="opening"),
+            TableScreen(name="table"),
+            ScoringScreen(name="scoring"),
+            AuditScreen(name="audit"),
+            TagsScreen(name="tags"),
+            SettingsScreen(name="settings"),
+        ):
+            self.screens.add_widget(screen)
         self.status = StatusBar(simulated=self.settings_.simulated)
         root.add_widget(self.screens)
         root.add_widget(self.status)
-        self.status.text = (
+        self.ready_text = (
             _("Simulated table: no reader, mock buttons") if self.settings_.simulated else ""
         )
-        if self.controller.resume_last() is None:
-            self.screens.current = "newgame"
+        self.status.text = self.ready_text
+        if self.controller.table is None:
+            self.controller.resume_last()
+        self.show_screen(self.home_screen())
         return root
 
     def on_start(self) -> None:
@@ -94,7 +141,7 @@ class CompanionApp(App):
         device = make_reader(self.settings_.reader.spec)
         self.worker = ReaderWorker(
             device,
-            lambda scan: Clock.schedule_once(lambda dt: self.controller.scan(scan.uid)),
+            lambda scan: Clock.schedule_once(lambda dt: self.on_scan(scan.uid)),
             lambda status, detail: Clock.schedule_once(
                 lambda dt: self._reader_status(status.value, detail)
             ),
@@ -108,21 +155,50 @@ class CompanionApp(App):
         if status == "lost" and self.panel is not None:
             self.panel.signal("reader_lost")
 
+    # ---------------------------------------------------------------- screens
+    def home_screen(self) -> str:
+        return PHASE_SCREENS[self.controller.phase]
+
+    def show_screen(self, name: str) -> None:
+        self.screens.current = name
+        self.redraw()
+
+    def redraw(self) -> None:
+        snap = self.controller.snapshot()
+        screen = self.screens.current_screen
+        if snap is not None and hasattr(screen, "redraw"):
+            screen.redraw(snap)
+
+    def on_scan(self, uid: str) -> None:
+        """Every tag the reader reports: the tags screen takes it while it listens."""
+        tags = self.screens.get_screen("tags")
+        if self.screens.current == "tags" and tags.mode:
+            tags.scanned(uid)
+            return
+        self.controller.scan(uid)
+
     # ----------------------------------------------------------------- update
     def on_update(self, update: Update) -> None:
-        snap = self.controller.snapshot()
-        if snap is not None:
-            self.screens.current = "table"
-            self.screens.get_screen("table").redraw(snap)
-        if update.kind in ("rejected", "unknown_tag", "ignored", "refill", "seat"):
+        if self.screens.current not in VISITED or update.kind == "game":
+            home = self.home_screen()
+            if self.screens.current != home:
+                self.screens.current = home
+        self.redraw()
+        if update.kind in ("rejected", "unknown_tag", "ignored", "refill", "seat", "opening"):
             self.status.text = update.message
-        elif update.kind == "action":
-            self.status.text = ""
+        elif update.kind in ("action", "game", "scoring"):
+            self.status.text = self.ready_text
         if update.kind == "seat" and self.screens.current == "newgame" and update.component:
             self.screens.get_screen("newgame").toggle_seat(update.component.name)
+        if update.kind == "unknown_tag" and update.uid:
+            self.choose_binding(update.uid, rebind=False, then=self._tell_status)
+        snap = self.controller.snapshot()
         draws = [e for e in update.events if e["event"] == "draw"]
         if draws and snap is not None:
             self.show_attack(snap["draws"][-1], update.events)
+
+    def _tell_status(self, message: str) -> None:
+        self.status.text = message
 
     def show_attack(self, draw: dict[str, Any], events: list[dict[str, Any]]) -> None:
         if self.attack_view is not None:
@@ -131,48 +207,118 @@ class CompanionApp(App):
         self.attack_view.open()
         self.attack_view.play(draw, events)
 
-    # ------------------------------------------------------------ scan drawer
+    # ------------------------------------------------------------- pop-ups
+    def open_menu(self) -> None:
+        ctl = self.controller
+        entries: list[tuple[str, Callable[[], Any]]] = []
+        if ctl.phase == "playing":
+            entries += [
+                (_("Dragon attack (card effect)"), lambda: ctl.do({"do": "attack"})),
+                (_("Rage +1"), lambda: ctl.do({"do": "rage", "n": 1})),
+                (_("Rage −1"), lambda: ctl.do({"do": "rage", "n": -1})),
+            ]
+            if ctl.refill is not None:
+                entries.append((_("Cancel the refill"), ctl.cancel_refill))
+        entries += [
+            (_("Audit"), lambda: self.show_screen("audit")),
+            (_("Tags"), lambda: self.show_screen("tags")),
+            (_("Settings"), self.ask_pin),
+        ]
+        Picker(_("Menu"), entries).open()
+
+    def ask_pin(self) -> None:
+        """Settings open only with the admin PIN."""
+        self.pin_pad = PinPad(lambda: self.show_screen("settings"))
+        self.pin_pad.open()
+
+    def open_player_actions(self, player: str) -> None:
+        if self.controller.phase != "playing":
+            return
+        Picker(_("{player}: what happened?").format(player=player.capitalize()),
+               player_actions(player)).open()  # fmt: skip
+
+    def confirm_abandon(self) -> None:
+        def abandon() -> None:
+            if self.controller.abandon():
+                self.controller.close_game()
+
+        Picker(
+            _("Abandon the game? Its seed is revealed; it cannot go on."),
+            [(_("Yes, abandon it"), abandon)],
+        ).open()
+
+    def close_game(self) -> None:
+        self.controller.close_game()
+
     def open_scan_drawer(self) -> None:
         """The simulated reader: pick a component to 'scan' it."""
-        table = self.controller.table
+        ctl = self.controller
+        table = ctl.table
         edition = table.game.edition.name if table is not None else "clank"
-        picks: list[Component] = []
-        seen: set[tuple[str, str]] = set()
-        kinds = ("card", "artifact", "major_secret", "minor_secret", "market", "special")
-        if edition == "catacombs":
-            kinds += ("prisoner",)
-        for c in components(edition, kinds, ("dungeon", "promo")):
-            if (c.kind, c.name) not in seen:
-                seen.add((c.kind, c.name))
-                picks.append(c)
-        view = ModalView(size_hint=(0.96, 0.92))
-        grid = GridLayout(cols=3, spacing=4, padding=4, size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
+        entries: list[tuple[str, Callable[[], Any]]] = []
+        if ctl.refill is not None:
+            entries += [
+                (_("No tag: no dragon symbol"), lambda: ctl.reveal_untagged(False)),
+                (_("No tag: dragon symbol"), lambda: ctl.reveal_untagged(True)),
+            ]
+        uid = "F" + secrets.token_hex(6).upper()[1:]
+        entries.append((_("A new, unknown tag"), lambda: self.on_scan(uid)))
+        if ctl.phase in ("none", "abandoned"):
+            entries += [
+                (_("Badge: {colour}").format(colour=b.name), lambda b=b: ctl.scan_component(b))
+                for b in _badges()
+            ]
+        sets = ("dungeon", "promo")
+        if ctl.phase == "scoring":
+            sets = ("starter", "reserve", "dungeon", "promo")
+        tokens = ctl.phase == "playing"
+        for c in catalog_components(edition, cards=sets, tokens=tokens):
+            entries.append((component_label(c), lambda c=c: ctl.scan_component(c)))
+        Picker(_("Scan drawer: tap what you would scan"), entries).open()
 
-        def pick(component: Component) -> None:
-            view.dismiss()
-            self.controller.scan_component(component)
+    def choose_binding(self, uid: str, *, rebind: bool, then: Callable[[str], None]) -> None:
+        """An unknown (or re-bound) tag: the table says which component carries it."""
+        ctl = self.controller
+        edition = ctl.table.game.edition.name if ctl.table is not None else "clank"
+        screen = self.screens.get_screen("tags")
+        if self.screens.current == "tags":
+            edition = screen.edition
 
-        close = Button(text=_("Close"), size_hint_y=None, height=56, font_size="18sp")
-        close.bind(on_release=lambda b: view.dismiss())
-        grid.add_widget(close)
-        for c in picks:
-            label = c.name if c.kind == "card" else f"{c.kind.replace('_', ' ')}: {c.name}"
-            button = Button(
-                text=label,
-                size_hint_y=None,
-                height=56,
-                font_size="16sp",
-                shorten=True,
-                text_size=(240, None),
-                halign="center",
-            )
-            button.bind(on_release=lambda b, c=c: pick(c))
-            grid.add_widget(button)
-        scroll = ScrollView()
-        scroll.add_widget(grid)
-        view.add_widget(scroll)
-        view.open()
+        def bind(component: Any) -> None:
+            try:
+                binding = ctl.registry.bind(uid, component, rebind=rebind)
+            except TagError as e:
+                then(str(e))
+                return
+            then(_("{uid} is now {component}").format(uid=binding.uid, component=component))
+
+        entries = [(_("Badge: {colour}").format(colour=b.name), lambda b=b: bind(b))
+                   for b in _badges()]  # fmt: skip
+        for c in catalog_components(edition, cards=("starter", "reserve", "dungeon", "promo"),
+                                    tokens=True):  # fmt: skip
+            entries.append((component_label(c), lambda c=c: bind(c)))
+        Picker(_("Tag {uid}: which component is it?").format(uid=uid), entries).open()
+
+    def switch_language(self, language: str) -> None:
+        """Change the language at once: the layouts are read again, the game stays."""
+        set_language(language)
+        current = self.screens.current
+        for name in KV_FILES:
+            Builder.unload_file(str(KV_DIR / name))
+        window = self.root.get_root_window() if self.root is not None else None
+        old = self.root
+        self.root = self.build()
+        if window is not None and old is not None:
+            window.remove_widget(old)
+            window.add_widget(self.root)
+        self.show_screen(current)
+
+
+def _badges() -> list[Any]:
+    from companion.store.tags import resolve
+    from companion.ui.widgets import SEAT_COLOURS
+
+    return [resolve("badge", None, c) for c in SEAT_COLOURS]
 
 
 def run_app(config_: Config, *, fullscreen: bool = False) -> int:
@@ -180,8 +326,10 @@ def run_app(config_: Config, *, fullscreen: bool = False) -> int:
 
     if fullscreen:
         Window.fullscreen = "auto"
+        Window.show_cursor = False
     else:
         Window.size = (800, 480)
     with GameStore(config_.database) as store:
         CompanionApp(config_, store).run()
     return 0
+

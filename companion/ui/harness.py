@@ -39,6 +39,7 @@ class Harness:
     def close(self) -> None:
         for child in list(self.window.children):
             self.window.remove_widget(child)
+        self.app.dispatch("on_stop")  # kv's `app` forgets this app only when it stops
         App._running_app = None
         self.store.close()
 
@@ -50,7 +51,7 @@ class Harness:
             EventLoop.idle()
 
     def widgets(self) -> Iterator[Widget]:
-        stack = list(self.window.children)
+        stack = list(reversed(self.window.children))  # the topmost (a pop-up) first
         while stack:
             widget = stack.pop()
             yield widget
@@ -63,18 +64,19 @@ class Harness:
             label = getattr(w, "text", None)
             if not isinstance(label, str) or (cls is not None and not isinstance(w, cls)):
                 continue
-            if label == text or (prefix and label.startswith(text[:-3])):
-                if w.get_root_window() is not None and w.opacity > 0:
-                    return w
+            matches = label == text or (prefix and label.startswith(text[:-3]))
+            if matches and w.get_root_window() is not None and w.opacity > 0:
+                return w
         raise LookupError(f"no widget with text {text!r}")
 
     def tap(self, target: str | Widget, frames: int = 3) -> None:
         widget = self.find(target) if isinstance(target, str) else target
+        self.frames(2)  # a pop-up just opened lays itself out first
         parent = widget.parent
         while parent is not None and parent is not self.window:
             if isinstance(parent, ScrollView):  # bring it into view, as a finger would
                 parent.scroll_to(widget, padding=10, animate=False)
-                self.frames(2)
+                self.frames(3)
             parent = parent.parent
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
@@ -84,8 +86,9 @@ class Harness:
 
     def screenshot(self, path: Path) -> Path:
         self.frames(3)
-        saved = self.window.screenshot(name=str(path))
-        return Path(saved)
+        saved = Path(self.window.screenshot(name=str(path)))  # Kivy adds a counter
+        saved.replace(path)
+        return path
 
     @property
     def snapshot(self) -> dict[str, Any] | None:

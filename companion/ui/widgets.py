@@ -14,6 +14,7 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
@@ -80,9 +81,16 @@ class PlayerPanel(BoxLayout):
         self.holdings_text = " · ".join(parts)
 
 
+class RowCard(Button):
+    """A card of the dungeon row: tap it when it leaves the row (bought, defeated, used)."""
+
+    danger = BooleanProperty(False)
+    revealed = BooleanProperty(False)
+
+
 class TableScreen(Screen):
     attack_text = StringProperty("")
-    row_text = StringProperty("")
+    row_label = StringProperty("")
     end_turn_text = StringProperty("")
     can_undo = BooleanProperty(False)
     refilling = BooleanProperty(False)
@@ -99,9 +107,20 @@ class TableScreen(Screen):
             cell.text = str(track[i])
             cell.current = i + 1 == snap["rage"]["space"]
         danger = snap["danger"]
-        self.attack_text = _("Next attack: [b]{n}[/b] cubes").format(n=snap["next_attack"])
+        n = snap["next_attack"]
+        lines = [ngettext("Next attack: [b]{n}[/b] cube", "Next attack: [b]{n}[/b] cubes", n)
+                 .format(n=n)]  # fmt: skip
+        extra = []
         if danger:
-            self.attack_text += "\n" + _("(Danger +{d})").format(d=danger)
+            extra.append(_("Danger +{d}").format(d=danger))
+        ghosts = snap["clank_area"].get("ghost", 0)
+        if ghosts:
+            extra.append(ngettext("{n} ghost", "{n} ghosts", ghosts).format(n=ghosts))
+        if snap["countdown"]:
+            extra.append(_("countdown {space}").format(space=snap["countdown"]["space"]))
+        if extra:
+            lines.append(" · ".join(extra))
+        self.attack_text = "\n".join(lines)
         grid = self.ids.players
         names = list(snap["players"])
         grid.cols = len(names) if len(names) <= 4 else 3
@@ -122,23 +141,43 @@ class TableScreen(Screen):
                 name == active and not snap["game_over"],
                 health,
             )
-        row = [
-            f"[color=ff8866][b]{c} ({_('Danger')})[/b][/color]" if _is_danger(c) else c
-            for c in snap["row"]
-        ]
-        self.row_text = _("Row: {cards}").format(cards=", ".join(row) or "—")
         self.refilling = snap["refill"] is not None
         self.game_over = snap["game_over"]
+        revealed = snap["refill"] or []
+        self._show_row(snap["row"], revealed)
+        self.row_label = _("Revealed") if self.refilling else _("Dungeon row")
         if self.game_over:
             self.end_turn_text = _("Game over")
         elif self.refilling:
-            revealed = len(snap["refill"])
-            self.end_turn_text = _("Scan revealed cards ({n}) · tap when done").format(n=revealed)
-            if snap["refill"]:
-                self.row_text += "  +  " + ", ".join(snap["refill"])
+            self.end_turn_text = ngettext(
+                "{n} card revealed: tap when the row is full",
+                "{n} cards revealed: tap when the row is full",
+                len(revealed),
+            ).format(n=len(revealed))
         else:
             self.end_turn_text = _("End turn ({player})").format(player=active)
         self.can_undo = bool(snap["can_undo"]) or bool(snap["refill"])
+
+
+    def _show_row(self, row: list[str], revealed: list[str]) -> None:
+        box = self.ids.row
+        wanted = [(c, False) for c in row] + [(c, True) for c in revealed]
+        shown = [(getattr(w, "card", None), getattr(w, "revealed", None)) for w in box.children]
+        if shown[::-1] == wanted:
+            return
+        box.clear_widgets()
+        controller = App.get_running_app().controller
+        for card, new in wanted:
+            button = RowCard(text=card + ("\n" + _("Danger") if _is_danger(card) else ""))
+            button.card = card
+            button.revealed = new
+            button.danger = _is_danger(card)
+            if not new:
+                button.bind(on_release=lambda b: controller.take(b.card))
+            box.add_widget(button)
+        if not wanted:
+            box.add_widget(Label(text=_("empty: scan the cards as they are dealt"),
+                                 font_size="15sp"))  # fmt: skip
 
 
 def _is_danger(card: str) -> bool:
@@ -241,7 +280,13 @@ class AttackView(ModalView):
 
         def next_cube(dt: float) -> None:
             if not cubes:
-                self.finished = True
+                if knocked:  # a knock-out is read before it can be dismissed
+                    self.dismiss_text = _("Read: {players} knocked out").format(
+                        players=", ".join(knocked)
+                    )
+                    Clock.schedule_once(lambda dt: setattr(self, "finished", True), 4 * step)
+                else:
+                    self.finished = True
                 return
             cube = cubes.pop(0)
             chip = CubeChip(

@@ -58,6 +58,21 @@ def _parse(spec: str) -> tuple[str, str, dict[str, str], list[str]]:
     return head.strip().lower(), arg, options, flags
 
 
+def check_spec(spec: str) -> None:
+    """SpecError unless ``spec`` names a reader this companion knows (nothing is opened)."""
+    kind, arg, options, _flags = _parse(spec)
+    if kind not in ("fake", "mfrc522", "rdm6300", "pn532", "wedge"):
+        raise SpecError(f"unknown reader {spec!r}; the forms are: {_FORMS}")
+    if kind in ("rdm6300", "pn532") and not arg:
+        raise SpecError(f"{spec!r}: {kind} needs a serial port, such as {kind}:/dev/serial0")
+    if kind == "mfrc522":
+        bus, _, device = (arg or "0.0").partition(".")
+        try:
+            int(bus), int(device or 0), int(options.get("rst", 0))
+        except ValueError:
+            raise SpecError(f"{spec!r}: mfrc522 takes BUS.DEVICE numbers and rst=PIN") from None
+
+
 def make_reader(spec: str | None = None) -> TagDevice:
     """The device for a spec (default: $CLANK_READER, else the fake reader)."""
     spec = spec or os.environ.get(ENV) or "fake"

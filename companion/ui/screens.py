@@ -1,0 +1,516 @@
+"""The screens around the table: opening and fairness, scoring, audit, tags, settings,
+and the pop-ups (component picker, a player's actions, the menu).
+
+Layout lives in kv/*.kv; the behaviour here only calls the controller (or the tag
+registry) and redraws from what it reports.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import secrets
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import ListProperty, StringProperty
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+
+from companion.audit.check import export_game, verify_store
+from companion.config import LANGUAGES, ConfigError, save_config
+from companion.i18n import _, ngettext
+from companion.rules.setup import setup_checklist
+from companion.store.tags import BulkEnrollment, Component, TagError, components
+from companion.ui.colours import colour, letter, text_colour
+
+LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "es": "Español"}
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def big_button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
+    """A button a finger finds at arm's length: 56 px high (about 11 mm on the 7" screen)."""
+    options: dict[str, Any] = {
+        "text": text,
+        "size_hint_y": None,
+        "height": 56,
+        "font_size": "17sp",
+        "halign": "center",
+        "valign": "middle",
+        "shorten": True,
+        "background_normal": "",
+        "background_color": (0.25, 0.27, 0.32, 1),
+    }
+    options.update(kwargs)
+    button = Button(**options)
+    button.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 8, size[1])))
+    button.bind(on_release=lambda b: on_press())
+    return button
+
+
+def chain_head(store: Any, game: int) -> str:
+    row = store.db.execute(
+        "SELECT hash FROM log WHERE game = ? ORDER BY seq DESC LIMIT 1", [game]
+    ).fetchone()
+    return row[0] if row else ""
+
+
+def export_folder() -> Path:
+    """A USB stick if one is mounted (/media/<user>/<stick>), else the data folder."""
+    for base in (Path("/media"), Path("/run/media")):
+        if base.is_dir():
+            for user in sorted(base.iterdir()):
+                sticks = sorted(p for p in user.iterdir() if p.is_dir()) if user.is_dir() else []
+                for stick in sticks:
+                    if os.access(stick, os.W_OK):
+                        return stick
+    return app().store.path.parent / "exports"
+
+
+# --------------------------------------------------------------------- pop-ups
+class Picker(ModalView):
+    """A scrolling list of big buttons; the chosen entry's callback runs on release."""
+
+    title = StringProperty("")
+
+    def __init__(self, title: str, entries: list[tuple[str, Callable[[], Any]]], **kw: Any):
+        super().__init__(size_hint=(0.96, 0.94), **kw)
+        self.title = title
+        grid: GridLayout = self.ids.grid
+        grid.add_widget(big_button(_("Close"), self.close, background_color=(0.4, 0.2, 0.2, 1)))
+        for text, action in entries:
+            grid.add_widget(big_button(text, lambda a=action: self._choose(a)))
+
+    def close(self) -> None:
+        self.dismiss(animation=False)  # gone at once: the next tap reaches the table
+
+    def _choose(self, action: Callable[[], Any]) -> None:
+        self.close()
+        action()
+
+
+def component_label(c: Component) -> str:
+    if c.kind == "card":
+        return c.name
+    kinds = {
+        "artifact": _("Artifact {name}"),
+        "major_secret": _("Secret: {name}"),
+        "minor_secret": _("Secret: {name}"),
+        "market": _("Market: {name}"),
+        "special": _("{name}"),
+        "prisoner": _("Prisoner: {name}"),
+    }
+    return kinds.get(c.kind, "{name}").format(name=c.name)
+
+
+def distinct(found: list[Component]) -> list[Component]:
+    seen: set[Component] = set()
+    out = []
+    for c in found:
+        if c not in seen:
+            seen.add(c)
+            out.append(c)
+    return out
+
+
+def catalog_components(edition: str, *, cards: tuple[str, ...], tokens: bool) -> list[Component]:
+    kinds: tuple[str, ...] = ("card",)
+    if tokens:
+        kinds = ("artifact", "major_secret", "minor_secret", "market", "special", "card")
+        if edition == "catacombs":
+            kinds += ("prisoner",)
+    return distinct(components(edition, kinds, cards, party=True))
+
+
+def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
+    """What a player can do beyond clank, two taps from their panel."""
+    ctl = app().controller
+    table = ctl.table
+    catalog = table.game.catalog
+    state = table.game.state.players[player]
+    out: list[tuple[str, Callable[[], Any]]] = []
+
+    def add(label: str, do: str, **fields: Any) -> None:
+        action = {"do": do, **fields} if do == "ghost" else {"do": do, "player": player, **fields}
+        out.append((label, lambda: ctl.do(action)))
+
+    add(_("Gold +1"), "gold", n=1)
+    add(_("Gold +2"), "gold", n=2)
+    add(_("Gold +5"), "gold", n=5)
+    add(_("Gold −1"), "gold", n=-1)
+    add(_("Gold −7"), "gold", n=-7)
+    add(_("Take 1 damage"), "damage", n=1, voluntary=True)
+    add(_("Heal 1"), "heal", n=1)
+    if state.in_depths:
+        add(_("Leave the Depths"), "depths", **{"in": False})
+    else:
+        add(_("Enter the Depths"), "depths", **{"in": True})
+    add(_("Escape with an artifact"), "escape")
+    for value in sorted({int(t.name) for t in catalog.tokens_of("artifact")}):
+        add(_("Artifact {name}").format(name=value), "artifact", value=value)
+    for t in catalog.tokens_of("major_secret", "minor_secret"):
+        add(_("Secret: {name}").format(name=t.name), "secret", name=t.name)
+    for name in dict.fromkeys(t.name for t in catalog.tokens_of("market", party=table.setup.party)):
+        add(_("Buy {name} (7 gold)").format(name=name), "buy", item=name)
+    add(_("Monkey idol"), "token", name="monkey idol")
+    if catalog.edition.name == "catacombs":
+        add(_("Mark a wayshrine"), "shrine")
+        add(_("A ghost appears"), "ghost")
+        for name in dict.fromkeys(t.name for t in catalog.tokens_of("prisoner")):
+            add(_("Free prisoner: {name}").format(name=name), "prisoner", name=name)
+    return out
+
+
+# --------------------------------------------------------------------- opening
+class OpeningScreen(Screen):
+    """Set-up checklist, the commitment (text and QR), the opening row, the seed words."""
+
+    checklist = StringProperty("")
+    commitment = StringProperty("")
+    row_text = StringProperty("")
+    seed_text = StringProperty("")
+
+    def redraw(self, snap: dict[str, Any]) -> None:
+        ctl = app().controller
+        lines = setup_checklist(ctl.table.setup)
+        self.checklist = "\n".join(f"• {line}" for line in lines)
+        self.commitment = snap["commitment"]
+        row = [c["name"] for c in ctl.opening or []]
+        size = ctl.table.game.edition.row_size
+        self.row_text = _("Opening row ({n} of {size}): {cards}").format(
+            n=len(row), size=size, cards=", ".join(row) or _("scan the cards as you deal them")
+        )
+        seed = ctl.client_seed()
+        self.seed_text = _("Client seed: {seed}").format(seed=seed or _("(empty)"))
+        words = self.ids.words
+        if words.text != ctl.words and not words.focus:
+            words.text = ctl.words
+
+    def words_changed(self, text: str) -> None:
+        ctl = app().controller
+        if ctl.opening is not None and text != ctl.words:
+            ctl.set_words(text)
+            self.seed_text = _("Client seed: {seed}").format(seed=ctl.client_seed() or "-")
+
+
+# --------------------------------------------------------------------- scoring
+class ScoringScreen(Screen):
+    player = StringProperty("")
+    heading = StringProperty("")
+    parts_text = StringProperty("")
+    notes_text = StringProperty("")
+    ranking_text = StringProperty("")
+    seed_text = StringProperty("")
+    qr_data = StringProperty("")
+    players = ListProperty([])
+
+    def redraw(self, snap: dict[str, Any]) -> None:
+        ctl = app().controller
+        self.players = list(snap["players"])
+        self.player = ctl.scoring or self.players[0]
+        p = snap["players"][self.player]
+        detail = p.get("score_detail") or {}
+        cards = ctl.deck(self.player)
+        self.heading = ngettext(
+            "{player}: {n} card scanned · scan the deck, tap a card to take it out",
+            "{player}: {n} cards scanned · scan the deck, tap a card to take it out",
+            len(cards),
+        ).format(player=self.player.capitalize(), n=len(cards))
+        names = {
+            "artifacts": _("Artifacts"),
+            "tokens": _("Tokens"),
+            "gold": _("Gold"),
+            "cards": _("Cards"),
+        }
+        parts = detail.get("parts", {})
+        lines = [f"{names.get(k, k.replace('_', ' ').capitalize())}: {v}" for k, v in parts.items()]
+        if detail and not detail.get("qualifies", True):
+            lines.insert(0, f"[color=ff8866]{detail.get('reason') or ''}[/color]")
+        lines.append(f"[b]{_('Total')}: {detail.get('total', 0)}[/b]")
+        self.parts_text = "\n".join(lines)
+        self.notes_text = "\n".join(detail.get("conditional", []))
+        grid = self.ids.deck
+        grid.clear_widgets()
+        for name, n in sorted(Counter(cards).items()):
+            grid.add_widget(
+                big_button(
+                    f"{name} ×{n}" if n > 1 else name,
+                    lambda name=name: ctl.remove_from_deck(name),
+                    height=44,
+                    font_size="15sp",
+                )
+            )
+        selector = self.ids.selector
+        selector.clear_widgets()
+        for name in self.players:
+            selector.add_widget(
+                big_button(
+                    f"{letter(name)} · {name.capitalize()}",
+                    lambda name=name: ctl.score_player(name),
+                    background_color=colour(name),
+                    color=text_colour(name),
+                    bold=name == self.player,
+                )
+            )
+        ranking = snap.get("ranking") or []
+        rows = []
+        for r in ranking:
+            tied = [o for o in ranking if o["score"] == r["score"] and o is not r]
+            note = _(" (tie broken by the best artifact)") if tied else ""
+            rows.append(
+                _("{place}. {player}: {score} VP").format(
+                    place=r["place"], player=r["player"].capitalize(), score=r["score"]
+                )
+                + note
+            )
+        self.ranking_text = "\n".join(rows)
+        seed = snap.get("server_seed") or ""
+        self.seed_text = _("Server seed (revealed): {seed}").format(seed=seed)
+        game = ctl.game_id
+        self.qr_data = json.dumps(
+            {
+                "game": game,
+                "commitment": snap["commitment"],
+                "server_seed": seed,
+                "client_seed": snap["client_seed"],
+                "chain_head": chain_head(ctl.store, game) if game else "",
+            },
+            separators=(",", ":"),
+        )
+
+    def add_card(self) -> None:
+        ctl = app().controller
+        edition = ctl.table.game.edition.name
+        picks = catalog_components(
+            edition, cards=("starter", "reserve", "dungeon", "promo"), tokens=False
+        )
+        Picker(
+            _("Add a card to {player}'s deck").format(player=self.player),
+            [(c.name, lambda c=c: ctl.add_to_deck(c.name)) for c in picks],
+        ).open()
+
+
+# ----------------------------------------------------------------------- audit
+class AuditScreen(Screen):
+    draws_text = StringProperty("")
+    head_text = StringProperty("")
+    result = StringProperty("")
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.result = ""
+        self.refresh()
+
+    def refresh(self) -> None:
+        ctl = app().controller
+        snap = ctl.snapshot()
+        if snap is None:
+            self.draws_text = _("No game is open.")
+            self.head_text = ""
+            return
+        lines = []
+        for d in snap["draws"]:
+            bag = ", ".join(f"{k} {v}" for k, v in d["bag"].items() if v)
+            drawn = ", ".join(d["drawn"]) or "—"
+            lines.append(
+                _("#{nonce}: bag {bag} → drew {drawn}").format(
+                    nonce=d["nonce"], bag=bag, drawn=drawn
+                )
+            )
+        self.draws_text = "\n".join(lines) or _("No draws yet.")
+        head = chain_head(ctl.store, ctl.game_id)
+        self.head_text = _("Game {game} · commitment {c}… · chain head {h}…").format(
+            game=ctl.game_id, c=snap["commitment"][:16], h=head[:16]
+        )
+
+    def verify(self) -> None:
+        ctl = app().controller
+        if ctl.game_id is None:
+            return
+        check = verify_store(ctl.store, ctl.game_id)[0]
+        self.result = (
+            _("Verified: {records} records, {draws} draws re-computed").format(
+                records=check.records, draws=check.draws_checked
+            )
+            if check.ok
+            else _("NOT verified: {message}").format(message=check.message)
+        )
+
+    def export(self) -> None:
+        ctl = app().controller
+        if ctl.game_id is None:
+            return
+        folder = export_folder()
+        target = folder / f"clank-game-{ctl.game_id}.jsonl"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with open(target, "w", encoding="utf-8") as out:
+                count = export_game(ctl.store, ctl.game_id, out)
+        except OSError as e:
+            self.result = _("Export failed: {reason}").format(reason=e.strerror or e)
+            return
+        self.result = _("Exported {n} records to {path}").format(n=count, path=target)
+
+
+# ------------------------------------------------------------------------ tags
+class TagsScreen(Screen):
+    """Enroll one tag, walk a whole box (bulk), or re-bind a tag: the next scan is ours."""
+
+    mode = StringProperty("")  # "", "enroll", "rebind", "bulk"
+    prompt = StringProperty("")
+    summary = StringProperty("")
+    edition = StringProperty("clank")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bulk: BulkEnrollment | None = None
+
+    def on_pre_enter(self, *args: Any) -> None:
+        ctl = app().controller
+        if ctl.table is not None:
+            self.edition = ctl.table.game.edition.name
+        self.refresh()
+
+    def on_leave(self, *args: Any) -> None:
+        self.stop()
+
+    def refresh(self) -> None:
+        count = len(app().controller.registry.bindings())
+        self.summary = ngettext("{n} tag enrolled", "{n} tags enrolled", count).format(n=count)
+        if self.mode == "":
+            self.prompt = _("Choose what the next scans do.")
+
+    def start(self, mode: str) -> None:
+        self.mode = mode
+        if mode == "bulk":
+            self.bulk = BulkEnrollment(
+                app().controller.registry, components(self.edition, ("card",), ("dungeon",))
+            )
+            self.prompt = self.bulk.progress()
+        elif mode == "enroll":
+            self.prompt = _("Scan the new tag.")
+        elif mode == "rebind":
+            self.prompt = _("Scan the tag to re-bind.")
+
+    def stop(self) -> None:
+        self.mode = ""
+        self.bulk = None
+        self.refresh()
+
+    def skip(self) -> None:
+        if self.bulk is not None:
+            self.bulk.skip()
+            self.prompt = self.bulk.progress()
+
+    def scanned(self, uid: str) -> None:
+        """A raw tag scan while this screen listens."""
+        registry = app().controller.registry
+        if self.mode == "bulk" and self.bulk is not None:
+            try:
+                binding = self.bulk.scanned(uid)
+            except TagError as e:
+                self.prompt = str(e) + "\n" + self.bulk.progress()
+                return
+            self.prompt = _("{uid} is {component}").format(
+                uid=binding.uid, component=binding.component
+            ) + "\n" + self.bulk.progress()
+            if self.bulk.done:
+                self.mode = ""
+            self.refresh()
+            return
+        if self.mode in ("enroll", "rebind"):
+            current = registry.lookup(uid)
+            if current is not None and self.mode == "enroll":
+                self.prompt = _("{uid} is already {component}: use Re-bind").format(
+                    uid=uid, component=current
+                )
+                return
+            app().choose_binding(uid, rebind=self.mode == "rebind", then=self._bound)
+
+    def _bound(self, message: str) -> None:
+        self.prompt = message
+        self.mode = ""
+        self.refresh()
+
+
+# -------------------------------------------------------------------- settings
+class PinPad(ModalView):
+    """The admin PIN, asked before Settings opens."""
+
+    entered = StringProperty("")
+    message = StringProperty("")
+
+    def __init__(self, on_unlock: Callable[[], Any], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.on_unlock = on_unlock
+        self.message = _("Admin PIN")
+
+    def digit(self, d: str) -> None:
+        self.entered = "" if d == "clear" else (self.entered + d)[-8:]
+        if self.entered == app().settings_.app.admin_pin:
+            self.dismiss(animation=False)
+            self.on_unlock()
+        elif len(self.entered) >= len(app().settings_.app.admin_pin):
+            self.message = _("Wrong PIN")
+
+
+class SettingsScreen(Screen):
+    message = StringProperty("")
+    reader_spec = StringProperty("")
+    details = StringProperty("")
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.message = ""
+        settings = app().settings_
+        self.reader_spec = settings.reader.spec
+        pins = settings.gpio
+        numbers = ", ".join(f"{f.name} {getattr(pins, f.name)}" for f in dataclasses.fields(pins))
+        ctl = app().controller
+        unconfirmed = ""
+        if ctl.table is not None:
+            setup = ctl.table.setup
+            unconfirmed = _("Edition numbers: rage start {r}, health {h}; unconfirmed: {u}").format(
+                r=setup.rage_start, h=setup.health, u=", ".join(setup.unconfirmed) or _("none")
+            )
+        self.details = "\n".join(
+            [
+                _("Buttons and LEDs (BCM pins): {pins}").format(pins=numbers),
+                _("Database: {path}").format(path=app().store.path),
+                _("Settings file: {source}").format(source=settings.source),
+                unconfirmed,
+            ]
+        )
+
+    def save(self, **changes: Any) -> None:
+        a = app()
+        settings = a.settings_
+        reader = dataclasses.replace(settings.reader, **changes.get("reader", {}))
+        app_part = dataclasses.replace(settings.app, **changes.get("app", {}))
+        new = dataclasses.replace(settings, reader=reader, app=app_part)
+        try:
+            path = save_config(new)
+        except ConfigError as e:
+            self.message = str(e)
+            return
+        a.settings_ = dataclasses.replace(new, source=str(path))
+        self.message = _("Saved to {path}; the reader changes at the next start.").format(
+            path=path
+        )
+
+    def set_language(self, language: str) -> None:
+        if language in LANGUAGES:
+            self.save(app={"language": language})
+            app().switch_language(language)
+
+    def new_pin(self) -> None:
+        pin = f"{secrets.randbelow(10**4):04d}"
+        self.save(app={"admin_pin": pin})
+        self.message = _("The new admin PIN is {pin}: write it down.").format(pin=pin)
