@@ -348,3 +348,23 @@ def test_a_power_cut_mid_game_comes_back_to_the_same_screen(tmp_path):
         assert ui.app.screens.get_screen("table").end_turn_text.startswith("1 card revealed")
     finally:
         ui.close()
+
+
+def test_switching_the_language_keeps_the_game_on_screen(ui, tmp_path, monkeypatch):
+    monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
+    start(ui, "Red", "Blue")
+    begin(ui)
+    ui.tap(panel_button(ui, "blue", "+1"))
+    before = ui.snapshot
+    ui.app.ask_pin()
+    for digit in "2468":
+        ui.tap(digit)
+    ui.tap("Español")
+    assert 'language = "es"' in (tmp_path / "config.toml").read_text()
+    assert ui.app.screens.current == "settings" and ui.snapshot == before
+    assert len(ui.window.children) == 1  # the old screens are gone, not hidden behind
+    ui.tap(ui.app.screens.get_screen("settings").ids.back)
+    assert ui.app.screens.current == "table"
+    assert ui.app.screens.get_screen("table").ids.players.children
+    ui.tap(panel_button(ui, "red", "+1"))
+    assert ui.snapshot["clank_area"]["red"] == before["clank_area"]["red"] + 1

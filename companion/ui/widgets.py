@@ -54,6 +54,8 @@ class PlayerPanel(BoxLayout):
     holdings_text = StringProperty("")
     damage = NumericProperty(0)
     meter = NumericProperty(10)
+    compact = BooleanProperty(False)  # 5-6 players: two rows of smaller panels
+    short_text = StringProperty("")
 
     def clank(self, n: int) -> None:
         App.get_running_app().controller.clank(n, player=self.player)
@@ -71,6 +73,11 @@ class PlayerPanel(BoxLayout):
             "knocked_out": _("knocked out"),
         }[p["status"]]
         self.clank_text = ngettext("{n} cube in Clank!", "{n} cubes in Clank!", area).format(n=area)
+        state = "" if p["status"] == "playing" else " · " + self.status_text
+        self.short_text = (
+            ngettext("{player}: {n} cube", "{player}: {n} cubes", area).format(player=name, n=area)
+            + state
+        )
         self.damage = p["damage"]
         self.meter = health
         parts = [_("{n} gold").format(n=p["gold"])]
@@ -129,6 +136,7 @@ class TableScreen(Screen):
             for name in names:
                 panel = PlayerPanel()
                 panel.player = name
+                panel.compact = len(names) > 4
                 grid.add_widget(panel)
         active = snap["turn"]["active"]
         health = snap["settings"]["health"]
@@ -163,7 +171,7 @@ class TableScreen(Screen):
         box = self.ids.row
         wanted = [(c, False) for c in row] + [(c, True) for c in revealed]
         shown = [(getattr(w, "card", None), getattr(w, "revealed", None)) for w in box.children]
-        if shown[::-1] == wanted:
+        if shown[::-1] == wanted and (wanted or box.children):
             return
         box.clear_widgets()
         controller = App.get_running_app().controller
@@ -289,11 +297,8 @@ class AttackView(ModalView):
                     self.finished = True
                 return
             cube = cubes.pop(0)
-            chip = CubeChip(
-                text=letter(cube)
-                if cube not in ("black", "ghost")
-                else ("" if cube == "black" else "G")
-            )
+            marks = {"black": "×", "ghost": _("gh")}  # never a player's letter
+            chip = CubeChip(text=marks.get(cube) or letter(cube))
             chip.swatch = list(colour(cube))
             chip.color = text_colour(cube)
             self.ids.cubes.add_widget(chip)
