@@ -8,6 +8,7 @@ settings are visited from the menu and lead back to it.
 
 from __future__ import annotations
 
+import gc
 import logging
 import secrets
 import sys
@@ -63,6 +64,15 @@ KV_FILES = (
 PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
                  "scoring": "scoring", "abandoned": "newgame"}  # fmt: skip
 VISITED = ("audit", "tags", "settings")
+SCREENS: dict[str, Callable[..., Any]] = {
+    "newgame": NewGameScreen,
+    "opening": OpeningScreen,
+    "table": TableScreen,
+    "scoring": ScoringScreen,
+    "audit": AuditScreen,
+    "tags": TagsScreen,
+    "settings": SettingsScreen,
+}
 
 
 def load_layouts() -> None:
@@ -91,16 +101,8 @@ class CompanionApp(App):
         load_layouts()
         root = BoxLayout(orientation="vertical")
         self.screens = ScreenManager(transition=NoTransition())
-        for screen in (
-            NewGameScreen(name="newgame"),
-            OpeningScreen(name="opening"),
-            TableScreen(name="table"),
-            ScoringScreen(name="scoring"),
-            AuditScreen(name="audit"),
-            TagsScreen(name="tags"),
-            SettingsScreen(name="settings"),
-        ):
-            self.screens.add_widget(screen)
+        for name in ("newgame", "table"):  # the others are built when first shown
+            self.screens.add_widget(SCREENS[name](name=name))
         self.status = StatusBar(simulated=self.settings_.simulated)
         root.add_widget(self.screens)
         root.add_widget(self.status)
@@ -108,13 +110,19 @@ class CompanionApp(App):
             _("Simulated table: no reader, mock buttons") if self.settings_.simulated else ""
         )
         self.status.text = self.ready_text
-        if self.controller.table is None:
-            self.controller.resume_last()
+        self._building = True  # one redraw at the end, not one per notice
+        try:
+            if self.controller.table is None:
+                self.controller.resume_last()
+        finally:
+            self._building = False
         self.show_screen(self.home_screen())
         return root
 
     def on_start(self) -> None:
         self._start_hardware()
+        gc.collect()
+        gc.freeze()  # what start-up built stays: later collections need not walk it
 
     def on_stop(self) -> None:
         if self.worker is not None:
@@ -159,7 +167,13 @@ class CompanionApp(App):
     def home_screen(self) -> str:
         return PHASE_SCREENS[self.controller.phase]
 
+    def screen(self, name: str) -> Any:
+        if not self.screens.has_screen(name):
+            self.screens.add_widget(SCREENS[name](name=name))
+        return self.screens.get_screen(name)
+
     def show_screen(self, name: str) -> None:
+        self.screen(name)
         self.screens.current = name
         self.redraw()
 
@@ -171,17 +185,19 @@ class CompanionApp(App):
 
     def on_scan(self, uid: str) -> None:
         """Every tag the reader reports: the tags screen takes it while it listens."""
-        tags = self.screens.get_screen("tags")
-        if self.screens.current == "tags" and tags.mode:
-            tags.scanned(uid)
+        if self.screens.current == "tags" and self.screen("tags").mode:
+            self.screen("tags").scanned(uid)
             return
         self.controller.scan(uid)
 
     # ----------------------------------------------------------------- update
     def on_update(self, update: Update) -> None:
+        if getattr(self, "_building", False):
+            return
         if self.screens.current not in VISITED or update.kind == "game":
             home = self.home_screen()
             if self.screens.current != home:
+                self.screen(home)
                 self.screens.current = home
         self.redraw()
         if update.kind in ("rejected", "unknown_tag", "ignored", "refill", "seat", "opening"):
@@ -280,9 +296,8 @@ class CompanionApp(App):
         """An unknown (or re-bound) tag: the table says which component carries it."""
         ctl = self.controller
         edition = ctl.table.game.edition.name if ctl.table is not None else "clank"
-        screen = self.screens.get_screen("tags")
         if self.screens.current == "tags":
-            edition = screen.edition
+            edition = self.screen("tags").edition
 
         def bind(component: Any) -> None:
             try:

@@ -91,6 +91,7 @@ class PlayerPanel(BoxLayout):
 class RowCard(Button):
     """A card of the dungeon row: tap it when it leaves the row (bought, defeated, used)."""
 
+    card = StringProperty("")
     danger = BooleanProperty(False)
     revealed = BooleanProperty(False)
 
@@ -168,24 +169,37 @@ class TableScreen(Screen):
 
 
     def _show_row(self, row: list[str], revealed: list[str]) -> None:
+        """The row's buttons are kept and relabelled: rebuilding them at every scan would
+        leave garbage for the collector to sweep in the middle of a game."""
         box = self.ids.row
         wanted = [(c, False) for c in row] + [(c, True) for c in revealed]
-        shown = [(getattr(w, "card", None), getattr(w, "revealed", None)) for w in box.children]
-        if shown[::-1] == wanted and (wanted or box.children):
+        cards = [w for w in reversed(box.children) if isinstance(w, RowCard)]
+        if not wanted:
+            if cards or not box.children:
+                box.clear_widgets()
+                box.add_widget(Label(text=_("empty: scan the cards as they are dealt"),
+                                     font_size="15sp"))  # fmt: skip
             return
-        box.clear_widgets()
-        controller = App.get_running_app().controller
-        for card, new in wanted:
-            button = RowCard(text=card + ("\n" + _("Danger") if _is_danger(card) else ""))
+        if len(cards) != len(box.children):
+            box.clear_widgets()  # the "empty" notice goes
+        while len(cards) < len(wanted):
+            button = RowCard()
+            button.bind(on_release=self._row_tapped)
+            box.add_widget(button)
+            cards.append(button)
+        while len(cards) > len(wanted):
+            box.remove_widget(cards.pop())
+        for button, (card, new) in zip(cards, wanted, strict=True):
+            danger = _is_danger(card)
             button.card = card
             button.revealed = new
-            button.danger = _is_danger(card)
-            if not new:
-                button.bind(on_release=lambda b: controller.take(b.card))
-            box.add_widget(button)
-        if not wanted:
-            box.add_widget(Label(text=_("empty: scan the cards as they are dealt"),
-                                 font_size="15sp"))  # fmt: skip
+            button.danger = danger
+            button.text = card + ("\n" + _("Danger") if danger else "")
+
+    @staticmethod
+    def _row_tapped(button: RowCard) -> None:
+        if not button.revealed:  # a revealed card is not in the row yet
+            App.get_running_app().controller.take(button.card)
 
 
 def _is_danger(card: str) -> bool:
