@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpiozero import LED, Button, Buzzer
+if TYPE_CHECKING:
+    from gpiozero import LED, Buzzer
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class Panel:
         used = [pins.end_turn, pins.undo, pins.led_green, pins.led_red, pins.buzzer]
         if len(set(used)) != len(used):
             raise ValueError(f"two devices on one pin: {used}")
+        from gpiozero import LED, Button, Buzzer  # only when there is a panel to drive
+
         self.pins = pins
         self.on_end_turn = on_end_turn
         self.on_undo = on_undo

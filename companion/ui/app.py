@@ -64,6 +64,7 @@ KV_FILES = (
 PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
                  "scoring": "scoring", "abandoned": "newgame"}  # fmt: skip
 VISITED = ("audit", "tags", "settings")
+BACKGROUND = (0.14, 0.15, 0.18, 1)
 SCREENS: dict[str, Callable[..., Any]] = {
     "newgame": NewGameScreen,
     "opening": OpeningScreen,
@@ -98,6 +99,11 @@ class CompanionApp(App):
 
     # ------------------------------------------------------------------ build
     def build(self) -> BoxLayout:
+        from kivy.core.window import Window
+
+        # the screens' background is the window's own clear colour: a full-screen
+        # rectangle under every screen would cost one more layer to draw at each frame
+        Window.clearcolor = BACKGROUND
         load_layouts()
         root = BoxLayout(orientation="vertical")
         self.screens = ScreenManager(transition=NoTransition())
@@ -120,7 +126,8 @@ class CompanionApp(App):
         return root
 
     def on_start(self) -> None:
-        self._start_hardware()
+        # the screen first: the reader and the buttons start just after the first frame
+        Clock.schedule_once(lambda dt: self._start_hardware(), 0.05)
         gc.collect()
         gc.freeze()  # what start-up built stays: later collections need not walk it
 

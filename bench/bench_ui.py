@@ -1,0 +1,271 @@
+"""The touchscreen against a bare Kivy app started the same way, in the same run.
+
+Prints:
+
+1. the time to the first interactive frame: from just before the process is started to
+   the end of the first frame drawn in the main loop (build and ``on_start`` done).
+   Target: the companion at most 1.5 x the bare app (medians), on its new-game screen
+   (empty database) and on its table (a game in progress, resumed);
+2. the resident memory (VmRSS) at that frame. Target: at most the bare app's + 60 MB;
+3. the time from a scan to the redrawn table: a thread plays the reader, hands each scan
+   to the main loop as the app's reader worker does, and the time runs to the end of the
+   next frame drawn. Target: p99 under 50 ms.
+
+Each start is a fresh process (bench/ui_child.py), the apps alternating, after one
+warm-up start each (Kivy's configuration file, the disk cache, the bytecode: as on the
+table after its first start). Kivy is headless as in the tests (without a display SDL
+draws offscreen). A frame ends after the flip and a glFinish: the OpenGL driver has
+drawn it. Where OpenGL is Mesa's software renderer (llvmpipe) rather than a GPU, drawing
+costs far more than on the Pi's GPU: the bare app's own redraw is measured the same way
+and printed beside the scans for that reason.
+
+Not a test: a missed target is printed as missed; the exit status is 0 unless a
+measurement could not be made.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.ui_child import headless_env, prepare_game  # noqa: E402
+
+CHILD = Path(__file__).resolve().parent / "ui_child.py"
+STARTS = 5  # per app
+SCANS = 220  # timed scans (take from the row, reveal into it), with taps in between
+BARE_REDRAWS = 200
+STARTUP_RATIO = 1.5
+EXTRA_MB = 60.0
+SCAN_P99_MS = 50.0
+APPS = {  # the child's mode, whether the database holds a game in progress, the screen
+    "bare": ("bare", False, None),
+    "new game": ("companion", False, "newgame"),
+    "table": ("companion", True, "table"),
+}
+PHASES = (  # a name, the mark it ends at (seconds since the parent started the process)
+    ("interpreter", "main"),
+    ("import kivy", "kivy"),
+    ("window", "window"),
+    ("app imports", "imports"),
+    ("until build", "build"),
+    ("build", "on_start"),
+    ("on_start", "loop"),
+    ("first frame", "frame"),
+)
+PARTS = ("wait", "work", "layout", "draw", "flip", "finish")
+
+
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def median(values: Any) -> float:
+    return statistics.median(list(values))
+
+
+def child(env: dict[str, str], mode: str, folder: Path, *extra: str) -> dict[str, Any]:
+    t0 = time.time()
+    done = subprocess.run(
+        [sys.executable, str(CHILD), mode, repr(t0), str(folder), *extra],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        sys.stderr.write(done.stderr[-4000:])
+        raise SystemExit(f"ui_child.py {mode} failed (exit status {done.returncode})")
+    return json.loads(lines[-1])
+
+
+def folder_with(scratch: Path, name: str, game: Path | None) -> Path:
+    folder = scratch / name
+    folder.mkdir()
+    if game is not None:
+        for f in game.parent.glob(game.name + "*"):  # games.db and any -wal, -shm
+            shutil.copy(f, folder / f.name)
+    return folder
+
+
+def start(env: dict[str, str], scratch: Path, app: str, game: Path, n: int) -> dict:
+    mode, in_progress, screen = APPS[app]
+    folder = folder_with(scratch, f"{app.replace(' ', '-')}-{n}", game if in_progress else None)
+    report = child(env, mode, folder)
+    if report["screen"] != screen:
+        raise SystemExit(f"{app}: the first frame shows {report['screen']!r}, not {screen!r}")
+    return report
+
+
+def emit(figure: str, value: float, unit: str, **more: Any) -> None:
+    print(json.dumps({"figure": figure, "value": round(value, 4), "unit": unit, **more}))
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
+
+
+def starts_(env: dict[str, str], scratch: Path, game: Path) -> dict[str, list[dict]]:
+    order = list(APPS)
+    for app in order:  # warm-up, not counted
+        start(env, scratch, app, game, 0)
+    runs: dict[str, list[dict]] = {app: [] for app in order}
+    for n in range(1, STARTS + 1):
+        for app in order[n % 3 :] + order[: n % 3]:  # alternating, rotating who goes first
+            runs[app].append(start(env, scratch, app, game, n))
+
+    print(f"first frame and memory: {STARTS} starts per app, alternating")
+    print("  app         first frame s: median    min    max    VmRSS MB: median    min   peak")
+    for app, reports in runs.items():
+        first = [r["first_frame"] for r in reports]
+        rss = [r["VmRSS"] for r in reports]
+        peak = max(r["VmHWM"] for r in reports)
+        print(
+            f"  {app:10}               {median(first):6.3f} {min(first):6.3f} {max(first):6.3f}"
+            f"               {median(rss):6.1f} {min(rss):6.1f} {peak:6.1f}"
+        )
+    print("  where the time goes, median seconds from the previous mark:")
+    print("  " + " " * 10 + "".join(f"{name:>12}" for name, _ in PHASES))
+    for app, reports in runs.items():
+        cells = [
+            median(r["marks"][mark] - (r["marks"][PHASES[i - 1][1]] if i else 0) for r in reports)
+            for i, (_, mark) in enumerate(PHASES)
+        ]
+        print(f"  {app:10}" + "".join(f"{c:12.3f}" for c in cells))
+    for app, reports in runs.items():
+        ms = {k: median(r["frame_ms"][k] for r in reports) for k in ("draw", "flip", "finish")}
+        print(
+            f"  {app:10} its first frame: canvas {ms['draw']:.1f} ms, flip {ms['flip']:.1f} ms,"
+            f" rasterising (glFinish) {ms['finish']:.1f} ms"
+        )
+    return runs
+
+
+def redraws(env: dict[str, str], scratch: Path, game: Path) -> tuple[dict, dict]:
+    bare = child(env, "bare-redraw", folder_with(scratch, "bare-redraw", None), str(BARE_REDRAWS))
+    scan = child(env, "scan", folder_with(scratch, "scan", game), str(SCANS))
+    for report in (bare, scan):
+        if report["problems"]:
+            raise SystemExit(f"{report['mode']}: {'; '.join(report['problems'])}")
+    if scan["phase"] != "playing" or scan["game_over"] or scan["row"] != 6:
+        raise SystemExit(f"the scanned game went wrong: {scan}")
+
+    samples = scan["samples"] + bare["samples"]
+    kinds = list(dict.fromkeys(s["kind"] for s in samples))
+    scans = [s["handed"] for s in scan["samples"] if s["kind"].startswith("scan")]
+    print(
+        f"\nscan to redrawn table: {len(scans)} scans in {scan['turns']} turns of 4 players "
+        "(take from the row, clank +1 -1, End turn, reveal), the companion on its table"
+    )
+    print("  from the hand-over to the end of the frame, ms     p50    p95    p99    max")
+    for kind, xs in [(k, [s["handed"] for s in samples if s["kind"] == k]) for k in kinds] + [
+        ("all scans", scans)
+    ]:
+        print(
+            f"  {kind:44} {pct(xs, 50):6.1f} {pct(xs, 95):6.1f} {pct(xs, 99):6.1f} {max(xs):6.1f}"
+            f"  ({len(xs)})"
+        )
+    print("  where the time goes, median ms: " + "".join(f"{p:>9}" for p in PARTS))
+    print(
+        "  (wait: for the main loop's next tick; work: controller, store and screen code; "
+        "layout: clock triggers, kv rules, text; draw: canvas to OpenGL; finish: rasterising)"
+    )
+    for kind in kinds:
+        xs = [s for s in samples if s["kind"] == kind]
+        print(f"  {kind:32}" + "".join(f"{median(s[p] for s in xs):9.1f}" for p in PARTS))
+    print("  the slowest scans, ms:")
+    for s in sorted(scan["samples"], key=lambda s: -s["handed"])[:3]:
+        parts = "".join(f"{s[p]:9.1f}" for p in PARTS)
+        print(f"  {s['kind']:32}{parts}  = {s['handed']:.1f}")
+    print(f"  the companion's VmRSS after the scans: {scan['VmRSS']:.1f} MB")
+    return bare, scan
+
+
+def verdicts(runs: dict[str, list[dict]], bare: dict, scan: dict) -> None:
+    first = {app: [r["first_frame"] for r in reports] for app, reports in runs.items()}
+    rss = {app: [r["VmRSS"] for r in reports] for app, reports in runs.items()}
+    bare_first, bare_rss = median(first["bare"]), median(rss["bare"])
+    rows = []
+    for app in ("new game", "table"):
+        ratio = median(first[app]) / bare_first
+        met = ratio <= STARTUP_RATIO
+        rows.append(
+            (
+                f"first frame, {app} (median s)",
+                f"{bare_first:.3f}",
+                f"{median(first[app]):.3f} ({ratio:.2f}x)",
+                f"<= {STARTUP_RATIO}x bare",
+                met,
+            )
+        )
+        emit(f"first_frame_s.{app}", median(first[app]), "s", min=round(min(first[app]), 4),
+             bare=round(bare_first, 4), bare_min=round(min(first["bare"]), 4),
+             ratio=round(ratio, 3), target=f"<= {STARTUP_RATIO} x bare", met=met)  # fmt: skip
+    for app in ("new game", "table"):
+        extra = median(rss[app]) - bare_rss
+        met = extra <= EXTRA_MB
+        rows.append(
+            (
+                f"VmRSS at first frame, {app} (MB)",
+                f"{bare_rss:.1f}",
+                f"{median(rss[app]):.1f} (+{extra:.1f})",
+                f"<= bare + {EXTRA_MB:.0f}",
+                met,
+            )
+        )
+        emit(f"vmrss_mb.{app}", median(rss[app]), "MB", min=round(min(rss[app]), 1),
+             bare=round(bare_rss, 1), extra=round(extra, 1),
+             target=f"<= bare + {EXTRA_MB:.0f} MB", met=met)  # fmt: skip
+    scans = [s["handed"] for s in scan["samples"] if s["kind"].startswith("scan")]
+    p99, bare_p99 = pct(scans, 99), pct([s["handed"] for s in bare["samples"]], 99)
+    met = p99 < SCAN_P99_MS
+    rows.append(("scan to redrawn table, p99 (ms)", f"{bare_p99:.1f}", f"{p99:.1f}",
+                 f"< {SCAN_P99_MS:.0f} ms", met))  # fmt: skip
+    emit("scan_to_frame_ms.p99", p99, "ms", p50=round(pct(scans, 50), 2),
+         p95=round(pct(scans, 95), 2), max=round(max(scans), 2), samples=len(scans),
+         bare_label_p99=round(bare_p99, 2), target=f"< {SCAN_P99_MS:.0f} ms", met=met,
+         gl=scan["gl"])  # fmt: skip
+
+    print(f"\n  {'figure':38} {'bare':>9}  {'companion':>17}  {'target':>16}  met")
+    for figure, b, c, target, ok in rows:
+        print(f"  {figure:38} {b:>9}  {c:>17}  {target:>16}  {'yes' if ok else 'NO'}")
+    print("  (bare, for the scans: the bare app's label changed the same way: a frame's floor)")
+    print(f"  OpenGL: {scan['gl']}; load average now {load()}")
+
+
+def main() -> None:
+    scratch = Path(tempfile.mkdtemp(prefix="bench-ui-"))
+    try:
+        env = {**os.environ, **headless_env(scratch / "kivy-home")}
+        # the bytecode is cached by the warm-up (as on the table after its first start),
+        # in the scratch folder rather than beside the sources
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
+        print(f"load average {load()}")
+        game = scratch / "game" / "games.db"
+        game.parent.mkdir()
+        prepare_game(game)
+        runs = starts_(env, scratch, game)
+        bare, scan = redraws(env, scratch, game)
+        verdicts(runs, bare, scan)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

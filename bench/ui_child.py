@@ -1,0 +1,384 @@
+"""Helper of bench_ui.py: one app in a fresh process, measured from the inside.
+
+    python bench/ui_child.py bare|companion T0 FOLDER
+    python bench/ui_child.py scan|bare-redraw T0 FOLDER SAMPLES
+
+T0 is the parent's ``time.time()`` just before it started this process; FOLDER holds
+``games.db`` (a game in progress there is resumed by the companion). The child prints one
+JSON line (starting with ``{``) and stops its app. KIVY_HOME and the other headless
+settings come from the parent's environment (defaults: FOLDER/kivy-home).
+
+- bare, companion: the figures at the end of the first frame drawn once the app runs its
+  main loop (build and ``on_start`` done, input dispatched): seconds since T0, phase
+  marks, VmRSS and VmHWM.
+- scan: the companion on its table; a thread plays the reader: it hands each scan to the
+  main loop with ``Clock.schedule_once`` (as the app's reader worker does) and waits for
+  the end of the next frame drawn. bare-redraw: the same, with the bare app changing a
+  label's text: what a frame costs with this Kivy and this OpenGL, whatever the app.
+
+The end of a frame is after ``Window.flip`` and a ``glFinish``: the drawing is done, not
+merely handed to the OpenGL driver.
+
+Run without arguments (``./dev bench`` runs every file in bench/) it does nothing.
+"""
+
+from __future__ import annotations
+
+import time
+
+STARTED = time.time()  # before anything heavy is imported: the interpreter's start is done
+
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import sys  # noqa: E402
+import threading  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ["red", "yellow", "green", "blue"]
+ROW = 6
+Step = tuple[str, Callable[[], Any]]
+
+
+def headless_env(kivy_home: Path) -> dict[str, str]:
+    """What the tests set before Kivy is imported: no console, no arguments, mock GPIO."""
+    return {
+        "KIVY_NO_ARGS": "1",
+        "KIVY_NO_FILELOG": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_LOG_MODE": "PYTHON",
+        "KIVY_HOME": str(kivy_home),
+        "GPIOZERO_PIN_FACTORY": "mock",
+    }
+
+
+# ------------------------------------------------------------------ the game
+def calm_cards() -> list[str]:
+    """Dungeon cards that neither bring the dragon nor do anything on arrival: refills of
+    them keep the game going for as long as the benchmark wants."""
+    from companion.catalog import load_catalog
+
+    catalog = load_catalog("clank")
+    return sorted(
+        c.name
+        for c in catalog.cards.values()
+        if c.set == "dungeon" and not c.dragon_attack and c.arrive is None
+    )
+
+
+def uid_of(name: str) -> str:
+    """A made-up 7-byte NFC UID per card name."""
+    return "04" + hashlib.sha1(name.encode()).hexdigest().upper()[:12]
+
+
+def prepare_game(database: Path, players: list[str] = PLAYERS) -> None:
+    """A game in progress: tags bound for the calm cards, the opening row laid out by
+    scans, the first turn begun. No Kivy here."""
+    from companion.controller import Controller
+    from companion.store import GameStore
+    from companion.store.tags import Component
+
+    calm = calm_cards()
+    with GameStore(database) as store:
+        controller = Controller(store)
+        for name in calm:
+            controller.registry.bind(uid_of(name), Component("card", "clank", name))
+        controller.new_game({"edition": "clank", "players": list(players)})
+        for name in random.Random(1).sample(calm, ROW):
+            controller.scan(uid_of(name))
+        if not controller.end_turn() or controller.phase != "playing":
+            raise SystemExit("the benchmark game did not begin")
+        if len(controller.table.game.state.row) != ROW:
+            raise SystemExit("the opening row was not laid out")
+
+
+# ------------------------------------------------------------------ measuring
+def rss() -> dict[str, float]:
+    """VmRSS and VmHWM (its peak so far) of this process, in MB."""
+    out = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            out[key] = int(value.split()[0]) / 1024
+    return out
+
+
+class Frames:
+    """Times each frame's parts; listeners hear of each frame at its end."""
+
+    def __init__(self) -> None:
+        from kivy.core.window import Window
+        from kivy.graphics.opengl import glFinish
+
+        self.listeners: list[Callable[[dict[str, float]], None]] = []
+        self.frame: dict[str, float] = {}
+        draw, flip = Window.on_draw, Window.flip
+
+        def timed_draw() -> None:
+            self.frame = {"draw": time.perf_counter()}
+            draw()
+            self.frame["drawn"] = time.perf_counter()
+
+        def timed_flip() -> None:
+            flip()
+            self.frame["flipped"] = time.perf_counter()
+            glFinish()
+            self.frame["end"] = time.perf_counter()
+            for listener in list(self.listeners):
+                listener(self.frame)
+
+        # the window dispatches on_draw then on_flip, and its on_flip calls self.flip()
+        Window.on_draw = timed_draw
+        Window.flip = timed_flip
+
+
+def start_kivy(marks: dict[str, float], t0: float) -> Frames:
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("graphics", "width", "800")
+    KivyConfig.set("graphics", "height", "480")
+    marks["kivy"] = time.time() - t0
+    from kivy.core.window import Window
+
+    Window.size = (800, 480)  # as run_app does
+    marks["window"] = time.time() - t0
+    return Frames()
+
+
+def gl_renderer() -> str:
+    from kivy.graphics.opengl import GL_RENDERER, glGetString
+
+    raw = glGetString(GL_RENDERER)
+    return raw.decode(errors="replace") if isinstance(raw, bytes) else str(raw)
+
+
+def bare_app(marks: dict[str, float], t0: float) -> Any:
+    """A plain Kivy app: a label and a row of buttons."""
+    from kivy.app import App
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    class BareApp(App):
+        def build(self) -> BoxLayout:
+            marks["build"] = time.time() - t0
+            root = BoxLayout(orientation="vertical")
+            self.label = Label(text="Bare Kivy app", font_size="24sp")
+            root.add_widget(self.label)
+            buttons = BoxLayout(size_hint_y=None, height=56)
+            for text in ("One", "Two", "Three"):
+                buttons.add_widget(Button(text=text))
+            root.add_widget(buttons)
+            return root
+
+        def on_start(self) -> None:
+            marks["on_start"] = time.time() - t0
+
+    return BareApp()
+
+
+def run_companion(marks: dict[str, float], t0: float, folder: Path) -> None:
+    """As ``clank-companion app`` does (``run_app``), with build and on_start timed."""
+    from companion.config import AppConfig, Config
+    from companion.ui import app as ui_app
+
+    marks["imports"] = time.time() - t0
+    build, on_start = ui_app.CompanionApp.build, ui_app.CompanionApp.on_start
+
+    def timed_build(self: Any) -> Any:
+        marks["build"] = time.time() - t0
+        return build(self)
+
+    def timed_on_start(self: Any) -> None:
+        marks["on_start"] = time.time() - t0
+        on_start(self)
+
+    ui_app.CompanionApp.build = timed_build  # timing only: the same methods run
+    ui_app.CompanionApp.on_start = timed_on_start
+    config = Config(app=AppConfig(database=str(folder / "games.db")))
+    marks["run"] = time.time() - t0
+    ui_app.run_app(config, fullscreen=False)
+
+
+# ----------------------------------------------------------------- the modes
+def first_frame(mode: str, t0: float, folder: Path) -> None:
+    """Start the app, report at the end of its first frame in the main loop, stop."""
+    marks: dict[str, float] = {"main": STARTED - t0}
+    frames = start_kivy(marks, t0)
+    from kivy.app import App
+    from kivy.clock import Clock
+
+    report: dict[str, Any] = {"mode": mode}
+
+    def at_frame(frame: dict[str, float]) -> None:
+        if "loop" not in marks or "frame" in marks:
+            return
+        marks["frame"] = time.time() - t0
+        report.update(rss())
+        report["marks"] = marks
+        report["first_frame"] = marks["frame"]
+        report["frame_ms"] = {
+            "draw": (frame["drawn"] - frame["draw"]) * 1000,
+            "flip": (frame["flipped"] - frame["drawn"]) * 1000,
+            "finish": (frame["end"] - frame["flipped"]) * 1000,
+        }
+        report["gl"] = gl_renderer()
+        app = App.get_running_app()
+        report["screen"] = getattr(getattr(app, "screens", None), "current", None)
+        print(json.dumps(report), flush=True)
+        Clock.schedule_once(lambda dt: app.stop())
+
+    frames.listeners.append(at_frame)
+
+    def in_loop(dt: float) -> None:  # the main loop's first tick: build, on_start done
+        marks["loop"] = time.time() - t0
+
+    Clock.schedule_once(in_loop, 0)
+    if mode == "bare":
+        app = bare_app(marks, t0)
+        marks["imports"] = marks["run"] = time.time() - t0
+        app.run()
+    else:
+        run_companion(marks, t0, folder)
+
+
+def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
+    """A thread hands ``count`` steps to the main loop, one at a time at a random moment
+    within a frame, and waits for the end of the next frame drawn after each."""
+    marks: dict[str, float] = {"main": STARTED - t0}
+    frames = start_kivy(marks, t0)
+    from kivy.app import App
+    from kivy.clock import Clock
+
+    rng = random.Random(2)
+    lock = threading.Lock()
+    waiting: list[tuple[dict[str, Any], threading.Event]] = []
+    samples: list[dict[str, Any]] = []
+    problems: list[str] = []
+    steps: list[Step] = []
+    counted = "scan" if mode == "scan" else "bare"
+
+    def at_frame(frame: dict[str, float]) -> None:
+        with lock:
+            for sample, done in [w for w in waiting if "back" in w[0]]:
+                sample.update(frame)
+                waiting.remove((sample, done))
+                done.set()
+        if "loop" not in marks:
+            marks["loop"] = time.time() - t0
+            threading.Thread(target=reader, daemon=True).start()
+
+    frames.listeners.append(at_frame)
+
+    def reader() -> None:
+        timed = 0
+        turn = 0
+        try:
+            while timed < count and not problems:
+                for name, step in steps:
+                    time.sleep(rng.uniform(0.0, 0.017))  # any moment within a 60 Hz frame
+                    sample: dict[str, Any] = {"kind": name, "turn": turn}
+                    done = threading.Event()
+
+                    def call(dt: float, step: Any = step, sample: dict[str, Any] = sample) -> None:
+                        sample["call"] = time.perf_counter()
+                        step()
+                        with lock:
+                            sample["back"] = time.perf_counter()
+
+                    with lock:
+                        waiting.append((sample, done))
+                    sample["handed"] = time.perf_counter()
+                    Clock.schedule_once(call)
+                    if not done.wait(5.0):
+                        problems.append(f"{name}: no frame drawn within 5 s")
+                        break
+                    samples.append(sample)
+                    timed += name.startswith(counted)
+                turn += 1
+        finally:
+            Clock.schedule_once(lambda dt: finish(), 0)
+
+    def finish() -> None:
+        app = App.get_running_app()
+        report: dict[str, Any] = {"mode": mode, "turns": turn_count(), "problems": problems}
+        if mode == "scan":
+            c = app.controller
+            snap = c.snapshot()
+            report |= {
+                "phase": c.phase,
+                "row": len(snap["row"]) if snap else None,
+                "game_over": snap["game_over"] if snap else None,
+                "screen": app.screens.current,
+            }
+        ms = 1000.0
+        report["samples"] = [
+            {
+                "kind": s["kind"],
+                "handed": (s["end"] - s["handed"]) * ms,  # reader hands it over -> drawn
+                "call": (s["end"] - s["call"]) * ms,  # the main loop takes it -> drawn
+                "wait": (s["call"] - s["handed"]) * ms,  # for the main loop's next tick
+                "work": (s["back"] - s["call"]) * ms,  # controller, store, screen code
+                "layout": (s["draw"] - s["back"]) * ms,  # clock triggers, kv rules, text
+                "draw": (s["drawn"] - s["draw"]) * ms,  # canvas to OpenGL
+                "flip": (s["flipped"] - s["drawn"]) * ms,
+                "finish": (s["end"] - s["flipped"]) * ms,  # rasterising (glFinish)
+            }
+            for s in samples
+        ]
+        report |= rss()
+        report["gl"] = gl_renderer()
+        print(json.dumps(report), flush=True)
+        app.stop()
+
+    def turn_count() -> int:
+        return len({s["turn"] for s in samples})
+
+    if mode == "bare-redraw":
+        app = bare_app(marks, t0)
+        n = iter(range(10**9))
+        steps.append(("bare: label text", lambda: setattr(app.label, "text", f"{next(n)}")))
+        app.run()
+        return
+
+    calm = calm_cards()
+
+    def controller() -> Any:
+        return App.get_running_app().controller
+
+    def take() -> None:
+        c = controller()
+        c.scan(uid_of(c.table.game.state.row[0]))
+
+    def reveal() -> None:
+        controller().scan(uid_of(rng.choice(calm)))
+
+    steps += [
+        ("scan: take a row card", take),
+        ("tap: clank +1", lambda: controller().clank(1)),
+        ("tap: clank -1", lambda: controller().clank(-1)),
+        ("button: end turn (refill opens)", lambda: controller().end_turn()),
+        ("scan: reveal (refill done)", reveal),
+    ]
+    run_companion(marks, t0, folder)
+
+
+def main(argv: list[str]) -> None:
+    mode, t0, folder = argv[1], float(argv[2]), Path(argv[3])
+    for key, value in headless_env(folder / "kivy-home").items():
+        os.environ.setdefault(key, value)
+    sys.path.insert(0, str(ROOT))
+    if mode in ("scan", "bare-redraw"):
+        redraws(mode, t0, folder, int(argv[4]))
+    elif mode in ("bare", "companion"):
+        first_frame(mode, t0, folder)
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+
+
+if __name__ == "__main__" and len(sys.argv) > 1:
+    main(sys.argv)
