@@ -1,0 +1,1131 @@
+"""The Raspberry Pi installer, its service files and the documents that go with them.
+
+The installer runs for real against a fake root (``CLANK_ROOT``): every file it writes
+lands there, and the commands that would change the machine (apt-get, raspi-config,
+systemctl, useradd, pip ...) are stand-ins that record their arguments and keep a
+little state, so a second run sees what the first one did. The service unit itself
+runs under a private ``systemd --user`` instance to show how it restarts.
+"""
+
+from __future__ import annotations
+
+import configparser
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import textwrap
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from companion.cli import build_parser
+from companion.config import SYSTEM_FILE, parse_config
+from hardware.gpio import PanelPins
+
+REPO = Path(__file__).resolve().parent.parent
+DEPLOY = REPO / "deploy"
+SYSTEMD = REPO / "systemd"
+UNITS = (
+    "clank-companion.service",
+    "clank-companion-backup.service",
+    "clank-companion-backup.timer",
+)
+SCRIPTS = ("install.sh", "update.sh", "uninstall.sh", "lib.sh")
+PI5 = "Raspberry Pi 5 Model B Rev 1.0"
+PI4 = "Raspberry Pi 4 Model B Rev 1.5"
+GROUPS = ("video", "render", "input", "spi", "gpio", "dialout")
+
+# ------------------------------------------------------------------ stand-in commands
+# Each appends "name args" to $FAKE_LOG; state lives in $FAKE_STATE.
+FAKES = {
+    "apt-get": r"""
+        echo "apt-get $*" >>"$FAKE_LOG"
+        if [ "$1" != update ]; then
+            for a in "$@"; do
+                case "$a" in -*|install) ;; *) echo "$a" >>"$FAKE_STATE/packages" ;; esac
+            done
+        fi
+    """,
+    "dpkg-query": r"""
+        echo "dpkg-query $*" >>"$FAKE_LOG"
+        for last in "$@"; do :; done
+        grep -qx "$last" "$FAKE_STATE/packages" 2>/dev/null || exit 1
+        printf installed
+    """,
+    "dpkg": r"""
+        [ "$1" = --print-architecture ] || exit 2
+        echo "$FAKE_ARCH"
+    """,
+    "raspi-config": r"""
+        echo "raspi-config $*" >>"$FAKE_LOG"
+        [ "$1" = nonint ] || exit 2
+        case "$2" in
+            get_*) cat "$FAKE_STATE/raspi-${2#get_}" ;;
+            do_*) echo "$3" >"$FAKE_STATE/raspi-${2#do_}" ;;
+            *) exit 2 ;;
+        esac
+    """,
+    "systemctl": r"""
+        echo "systemctl $*" >>"$FAKE_LOG"
+        units=()
+        for a in "$@"; do case "$a" in -*) ;; *) units+=("$a") ;; esac; done
+        cmd=${units[0]}
+        mkdir -p "$FAKE_STATE/enabled" "$FAKE_STATE/active"
+        case "$cmd" in
+            get-default) cat "$FAKE_STATE/default-target"; exit 0 ;;
+            set-default) echo "${units[1]}" >"$FAKE_STATE/default-target"; exit 0 ;;
+        esac
+        for u in "${units[@]:1}"; do
+            case "$cmd" in
+                is-enabled) [ -e "$FAKE_STATE/enabled/$u" ] || exit 1 ;;
+                is-active) [ -e "$FAKE_STATE/active/$u" ] || exit 3 ;;
+                enable) touch "$FAKE_STATE/enabled/$u" ;;
+                disable) rm -f "$FAKE_STATE/enabled/$u" ;;
+                start|restart)
+                    if [ "$u" = clank-companion-backup.service ]; then
+                        echo "backup ran" >>"$FAKE_LOG"
+                    else
+                        touch "$FAKE_STATE/active/$u"
+                    fi ;;
+                stop) rm -f "$FAKE_STATE/active/$u" ;;
+                *) exit 1 ;;
+            esac
+        done
+        exit 0
+    """,
+    "getent": r"""
+        case "$1" in
+            passwd) grep "^$2:" "$FAKE_STATE/passwd" 2>/dev/null ;;
+            group) grep -qx "$2" "$FAKE_STATE/groups" ;;
+            *) exit 2 ;;
+        esac
+    """,
+    "useradd": r"""
+        echo "useradd $*" >>"$FAKE_LOG"
+        for user in "$@"; do :; done
+        echo "$user:x:999:999::/var/lib/clank-companion:/usr/sbin/nologin" >>"$FAKE_STATE/passwd"
+        echo "$user" >>"$FAKE_STATE/groups"
+    """,
+    "usermod": r"""
+        echo "usermod $*" >>"$FAKE_LOG"
+        for user in "$@"; do :; done
+        while [ $# -gt 0 ]; do
+            if [ "$1" = --groups ]; then echo "$2" | tr , '\n' >>"$FAKE_STATE/member-$user"; fi
+            shift
+        done
+    """,
+    "userdel": r"""
+        echo "userdel $*" >>"$FAKE_LOG"
+        sed -i "/^$1:/d" "$FAKE_STATE/passwd"
+    """,
+    "id": r"""
+        case "$1" in
+            -u) echo "$FAKE_UID" ;;
+            -nG) echo "$2 $(cat "$FAKE_STATE/member-$2" 2>/dev/null | tr '\n' ' ')" ;;
+            *) exit 2 ;;
+        esac
+    """,
+    "chown": r"""
+        echo "chown $*" >>"$FAKE_LOG"
+    """,
+    "python3": r"""
+        echo "python3 $*" >>"$FAKE_LOG"
+        [ "$1 $2" = "-m venv" ] || exit 2
+        mkdir -p "$3/bin"
+        cp "$FAKE_VENV_PYTHON" "$3/bin/python"
+    """,
+}
+
+# The venv's python: pip is recorded; -c runs the real interpreter on the project (the
+# installer checks the settings file it wrote with the companion's own parser).
+VENV_PYTHON = r"""
+    if [ "$1" = -c ]; then
+        echo "venv-python -c" >>"$FAKE_LOG"
+        exec "$FAKE_REAL_PYTHON" "$@"
+    fi
+    echo "venv-python $*" >>"$FAKE_LOG"
+    case "$*" in
+        *"[pi]"*) [ -z "${FAKE_PIP_FAILS:-}" ] || { echo "pip: no network" >&2; exit 1; } ;;
+    esac
+    if [ "$1 $2 $3" = "-m pip install" ]; then
+        bin=$(dirname "$0")
+        printf '#!/bin/sh\necho "clank-companion 0.0-test"\n' >"$bin/clank-companion"
+        chmod +x "$bin/clank-companion"
+    fi
+"""
+
+# What changes the machine, as opposed to looking at it.
+MUTATING = re.compile(
+    r"^(apt-get|useradd|usermod|userdel|python3 -m venv|venv-python -m pip|backup ran"
+    r"|raspi-config nonint do_"
+    r"|systemctl (enable|disable|start|stop|restart|daemon-reload|set-default))"
+)
+
+
+def _script(body: str) -> str:
+    return "#!/bin/bash\n" + textwrap.dedent(body).lstrip("\n")
+
+
+def _checkout(tmp_path: Path) -> Path:
+    """A copy of the project, to be changed as a `git pull` would."""
+    src = tmp_path / "checkout"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for part in ("companion", "hardware", "kv", "deploy", "systemd"):
+        shutil.copytree(REPO / part, src / part, ignore=skip)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, src / name)
+    return src
+
+
+class FakePi:
+    """A fake root and stand-in commands for one installer run or several."""
+
+    def __init__(
+        self,
+        tmp: Path,
+        *,
+        model: str | None = PI5,
+        codename: str = "bookworm",
+        os_id: str = "debian",
+        arch: str = "arm64",
+        uid: int = 0,
+        target: str = "multi-user.target",
+        src: Path | None = None,
+    ) -> None:
+        # a copy of the project, so that the second run sees the same one as the first
+        src = src or _checkout(tmp / "project")
+        self.src = src
+        self.root = tmp / "root"
+        self.state = tmp / "state"
+        self.bin = tmp / "bin"
+        self.log = tmp / "calls.log"
+        for d in (self.root / "etc", self.root / "proc/device-tree", self.state, self.bin):
+            d.mkdir(parents=True, exist_ok=True)
+        self.log.write_text("")
+        pretty = f"Debian GNU/Linux ({codename})" if os_id == "debian" else f"{os_id} {codename}"
+        (self.root / "etc/os-release").write_text(
+            f'PRETTY_NAME="{pretty}"\nID={os_id}\nVERSION_CODENAME={codename}\n'
+        )
+        if model is not None:
+            (self.root / "proc/device-tree/model").write_bytes(model.encode() + b"\0")
+        (self.state / "groups").write_text("\n".join(GROUPS) + "\n")
+        (self.state / "raspi-spi").write_text("1\n")  # off
+        (self.state / "raspi-serial_hw").write_text("1\n")  # off
+        (self.state / "raspi-serial_cons").write_text("0\n")  # login console on the UART
+        (self.state / "default-target").write_text(f"{target}\n")
+        for name, body in FAKES.items():
+            path = self.bin / name
+            path.write_text(_script(body))
+            path.chmod(0o755)
+        self.venv_python = tmp / "venv-python"
+        self.venv_python.write_text(_script(VENV_PYTHON))
+        self.venv_python.chmod(0o755)
+        self.env = {
+            "PATH": f"{self.bin}:/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+            "HOME": str(tmp),
+            "CLANK_ROOT": str(self.root),
+            "FAKE_LOG": str(self.log),
+            "FAKE_STATE": str(self.state),
+            "FAKE_ARCH": arch,
+            "FAKE_UID": str(uid),
+            "FAKE_VENV_PYTHON": str(self.venv_python),
+            "FAKE_REAL_PYTHON": sys.executable,
+            "PYTHONPATH": str(src),
+        }
+        self._mark = 0
+
+    def run(self, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+        self._mark = len(self.log.read_text().splitlines())
+        return subprocess.run(
+            ["bash", str(self.src / "deploy" / script), *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    def calls(self) -> list[str]:
+        """The commands the last run called."""
+        return self.log.read_text().splitlines()[self._mark :]
+
+    def changes(self) -> list[str]:
+        return [c for c in self.calls() if MUTATING.match(c)]
+
+    def snapshot(self) -> dict[str, tuple[str, ...]]:
+        """Every file and link under the root: mode, content hash, modification time."""
+        found: dict[str, tuple[str, ...]] = {}
+        for path in sorted(self.root.rglob("*")):
+            rel = str(path.relative_to(self.root))
+            if path.is_symlink():
+                found[rel] = ("link", os.readlink(path))
+            elif path.is_file():
+                st = path.stat()
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                found[rel] = (oct(st.st_mode), digest, str(st.st_mtime_ns))
+            else:
+                found[rel] = ("dir", oct(path.stat().st_mode))
+        return found
+
+    def file(self, rel: str) -> Path:
+        return self.root / rel.lstrip("/")
+
+
+def _ok(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+# ------------------------------------------------------------------ install, twice
+def test_install_does_every_step_once_and_a_second_run_changes_nothing(tmp_path):
+    pi = FakePi(tmp_path)
+    out = _ok(pi.run("install.sh"))
+    calls = pi.calls()
+    first = pi.changes()
+
+    # the Debian packages, in one apt-get after an update
+    installs = [c for c in calls if c.startswith("apt-get")]
+    assert installs[0] == "apt-get update -qq"
+    for package in ("python3-venv", "python3-dev", "libegl1", "libgles2", "libgbm1", "libdrm2"):
+        assert package in installs[1].split(), installs
+    # the service account in the device groups
+    assert any(c.startswith("useradd --system") and c.endswith(" clank") for c in calls)
+    assert f"usermod --append --groups {','.join(GROUPS)} clank" in calls
+    # SPI and the UART through raspi-config, the serial console off
+    for step in ("do_spi 0", "do_serial_cons 1", "do_serial_hw 0"):
+        assert f"raspi-config nonint {step}" in calls
+    # the app with its pi extra in a venv, RPi.GPIO replaced by rpi-lgpio
+    assert f"python3 -m venv {pi.root}/opt/clank-companion/venv" in calls
+    pip = [c for c in calls if c.startswith("venv-python -m pip")]
+    app = f"venv-python -m pip install --quiet {pi.root}/opt/clank-companion/src[pi]"
+    assert app in pip
+    assert pip.index("venv-python -m pip uninstall --quiet --yes RPi.GPIO") > pip.index(app)
+    assert "venv-python -m pip install --quiet --force-reinstall --no-deps rpi-lgpio==0.6" in pip
+    # the units, enabled and started
+    assert "systemctl daemon-reload" in calls
+    for unit in ("clank-companion.service", "clank-companion-backup.timer"):
+        assert f"systemctl enable --quiet {unit}" in calls
+        assert f"systemctl start {unit}" in calls
+
+    # the files
+    for unit in UNITS:
+        installed = pi.file(f"/etc/systemd/system/{unit}")
+        assert installed.read_bytes() == (pi.src / "systemd" / unit).read_bytes()
+        assert installed.stat().st_mode & 0o777 == 0o644
+    settings = pi.file("/etc/clank-companion/config.toml")
+    config = parse_config(settings.read_text(), str(settings))
+    assert config.reader.spec == "mfrc522"
+    assert config.app.database == "/var/lib/clank-companion/games.db"
+    assert config.app.fullscreen is True
+    assert re.fullmatch(r"\d{4}", config.app.admin_pin)
+    assert f"admin PIN {config.app.admin_pin}" in out
+    assert settings.stat().st_mode & 0o777 == 0o660
+    kivy = pi.file("/var/lib/clank-companion/kivy/config.ini")
+    assert kivy.read_text() == (pi.src / "deploy/kivy-config.ini").read_text()
+    assert os.readlink(pi.file("/usr/local/bin/clank-companion")) == (
+        "/opt/clank-companion/venv/bin/clank-companion"
+    )
+    kv = pi.file("/opt/clank-companion/venv/share/clank-companion/kv")
+    layouts = sorted(p.name for p in (pi.src / "kv").glob("*.kv"))
+    assert sorted(p.name for p in kv.iterdir()) == layouts
+    for folder, owner in (
+        ("/var/lib/clank-companion", "clank:clank"),
+        ("/var/backups/clank-companion", "clank:clank"),
+        ("/etc/clank-companion", "root:clank"),
+    ):
+        assert pi.file(folder).is_dir()
+        assert f"chown {owner} {pi.file(folder)}" in calls
+    # it says what it changed, and that a reboot is needed for SPI and the UART
+    assert "Changed:" in out
+    assert "switched on SPI" in out and "sudo reboot" in out
+
+    before = pi.snapshot()
+    again = _ok(pi.run("install.sh"))
+    assert pi.changes() == [], "a second run must change nothing"
+    assert "Nothing changed" in again
+    assert pi.snapshot() == before  # not a file rewritten, not even touched
+    chowns = sorted(c for c in calls if c.startswith("chown"))
+    assert sorted(c for c in pi.calls() if c.startswith("chown")) == chowns
+    assert first  # the first run did change things
+
+
+def test_install_options_reader_and_rotation_are_kept_by_later_runs(tmp_path):
+    pi = FakePi(tmp_path, model=PI4)
+    out = _ok(pi.run("install.sh", "--reader", "pn532:/dev/serial0", "--rotate", "180"))
+    assert "Raspberry Pi 4" in out
+    settings = pi.file("/etc/clank-companion/config.toml")
+    kivy = pi.file("/var/lib/clank-companion/kivy/config.ini")
+    assert tomllib.loads(settings.read_text())["reader"]["spec"] == "pn532:/dev/serial0"
+    assert "\nrotation = 180\n" in kivy.read_text()
+
+    _ok(pi.run("install.sh"))
+    assert pi.changes() == []
+    assert tomllib.loads(settings.read_text())["reader"]["spec"] == "pn532:/dev/serial0"
+    assert "\nrotation = 180\n" in kivy.read_text()
+
+    out = _ok(pi.run("install.sh", "--reader", "rdm6300:/dev/serial0", "--rotate", "0"))
+    assert tomllib.loads(settings.read_text())["reader"]["spec"] == "rdm6300:/dev/serial0"
+    assert "\nrotation = 0\n" in kivy.read_text()
+    assert pi.changes() == ["systemctl restart clank-companion.service"]
+    assert "set the reader to rdm6300:/dev/serial0" in out
+
+
+def test_install_on_the_desktop_image_boots_to_the_console_instead(tmp_path):
+    pi = FakePi(tmp_path, target="graphical.target")
+    out = _ok(pi.run("install.sh"))
+    assert "systemctl set-default multi-user.target" in pi.calls()
+    assert "the desktop no longer starts at boot" in out and "sudo reboot" in out
+    _ok(pi.run("install.sh"))
+    assert pi.changes() == []
+
+
+def test_install_builds_from_a_copy_and_leaves_the_checkout_alone(tmp_path):
+    pi = FakePi(tmp_path)
+    src = pi.src
+    before = sorted(str(p.relative_to(src)) for p in src.rglob("*"))
+    _ok(pi.run("install.sh"))
+    assert sorted(str(p.relative_to(src)) for p in src.rglob("*")) == before
+    copy = pi.file("/opt/clank-companion/src")
+    for name in ("pyproject.toml", "README.md", "companion/cli.py", "hardware/gpio.py"):
+        assert (copy / name).read_bytes() == (src / name).read_bytes()
+    assert not list(copy.rglob("__pycache__"))
+
+
+def test_install_stopped_by_an_error_says_what_it_did_and_a_new_run_carries_on(tmp_path):
+    pi = FakePi(tmp_path)
+    pi.env["FAKE_PIP_FAILS"] = "1"
+    failed = pi.run("install.sh")
+    assert failed.returncode != 0
+    assert "Stopped by the error above. Changed until then:" in failed.stderr
+    assert "created the service account clank" in failed.stderr
+    assert not pi.file("/etc/systemd/system/clank-companion.service").exists()
+    del pi.env["FAKE_PIP_FAILS"]
+    out = _ok(pi.run("install.sh"))
+    assert "installed the companion" in out and "created the service account" not in out
+    assert pi.file("/etc/systemd/system/clank-companion.service").exists()
+    _ok(pi.run("install.sh"))
+    assert pi.changes() == []
+
+
+def test_install_keeps_settings_made_on_the_settings_screen(tmp_path):
+    pi = FakePi(tmp_path)
+    _ok(pi.run("install.sh"))
+    settings = pi.file("/etc/clank-companion/config.toml")
+    edited = settings.read_text().replace('language = "en"', 'language = "uk"')
+    settings.write_text(edited)
+    _ok(pi.run("install.sh"))
+    assert settings.read_text() == edited
+    assert pi.changes() == []
+
+
+@pytest.mark.parametrize(
+    ("system", "reason"),
+    [
+        ({"codename": "bullseye"}, "Bookworm is needed; this is bullseye"),
+        ({"arch": "armhf", "os_id": "raspbian"}, "64-bit system (arm64) is needed; this is armhf"),
+        ({"model": "Raspberry Pi 3 Model B Plus Rev 1.3"}, "Raspberry Pi 4 or 5 is needed"),
+        ({"model": None, "arch": "amd64"}, "no Raspberry Pi model"),
+        ({"os_id": "ubuntu", "codename": "noble"}, "not Raspberry Pi OS"),
+    ],
+)
+def test_install_refuses_an_unsupported_system_before_changing_anything(tmp_path, system, reason):
+    pi = FakePi(tmp_path, **system)
+    before = pi.snapshot()
+    result = pi.run("install.sh")
+    assert result.returncode == 2
+    assert reason in result.stderr
+    assert "Raspberry Pi OS Bookworm (64-bit) on a Raspberry Pi 4 or 5" in result.stderr
+    assert "Nothing was changed." in result.stderr
+    assert pi.changes() == [] and pi.calls() == []
+    assert pi.snapshot() == before
+
+
+def test_install_refuses_without_raspi_config(tmp_path):
+    pi = FakePi(tmp_path)
+    (pi.bin / "raspi-config").unlink()
+    result = pi.run("install.sh")
+    assert result.returncode == 2
+    assert "raspi-config is missing" in result.stderr
+
+
+def test_install_refuses_to_run_as_a_user(tmp_path):
+    pi = FakePi(tmp_path, uid=1000)
+    result = pi.run("install.sh")
+    assert result.returncode == 1
+    assert "run this as root: sudo" in result.stderr
+    assert pi.calls() == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--rotate", "45"), ("--reader", 'mfrc522"; rm -rf /'), ("--reader",), ("--colour", "red")],
+)
+def test_install_refuses_bad_options(tmp_path, args):
+    pi = FakePi(tmp_path)
+    result = pi.run("install.sh", *args)
+    assert result.returncode != 0
+    assert pi.calls() == []
+    assert not pi.file("/opt").exists()
+
+
+# ------------------------------------------------------------------ uninstall, update
+def _games(pi: FakePi) -> dict[str, bytes]:
+    """A database, its key and a backup, as the running companion leaves them."""
+    files = {
+        "/var/lib/clank-companion/games.db": b"SQLite format 3\0 games and tags",
+        "/var/lib/clank-companion/games.db.key": b"0123abcd\n",
+        "/var/backups/clank-companion/games-20250101-200000.db": b"SQLite format 3\0 older",
+    }
+    for rel, data in files.items():
+        pi.file(rel).write_bytes(data)
+    return files
+
+
+def test_uninstall_leaves_the_database_behind(tmp_path):
+    pi = FakePi(tmp_path)
+    _ok(pi.run("install.sh"))
+    games = _games(pi)
+
+    out = _ok(pi.run("uninstall.sh"))
+    calls = pi.calls()
+    for unit in ("clank-companion-backup.timer", "clank-companion.service"):
+        assert f"systemctl stop {unit}" in calls
+        assert f"systemctl disable --quiet {unit}" in calls
+    assert "systemctl daemon-reload" in calls
+    for unit in UNITS:
+        assert not pi.file(f"/etc/systemd/system/{unit}").exists()
+    assert not pi.file("/opt/clank-companion").exists()
+    assert not pi.file("/usr/local/bin/clank-companion").is_symlink()
+    for rel, data in games.items():
+        assert pi.file(rel).read_bytes() == data
+    assert pi.file("/etc/clank-companion/config.toml").is_file()
+    assert "Kept: the games, tags and seal key in /var/lib/clank-companion" in out
+
+    # again: nothing left to do
+    again = _ok(pi.run("uninstall.sh"))
+    assert pi.changes() == [] and "Nothing changed" in again
+
+    # --purge: settings, drop-ins and account go, the games still stay
+    dropin = pi.file("/etc/systemd/system/clank-companion.service.d/override.conf")
+    dropin.parent.mkdir(parents=True)
+    dropin.write_text("[Service]\nEnvironment=KCFG_GRAPHICS_MAXFPS=20\n")
+    _ok(pi.run("uninstall.sh", "--purge"))
+    assert "userdel clank" in pi.calls()
+    assert not pi.file("/etc/clank-companion").exists()
+    assert not dropin.parent.exists()
+    for rel, data in games.items():
+        assert pi.file(rel).read_bytes() == data
+
+    # and a new installation finds them where they were
+    _ok(pi.run("install.sh"))
+    for rel, data in games.items():
+        assert pi.file(rel).read_bytes() == data
+
+
+def test_update_backs_up_first_reinstalls_and_keeps_games_and_settings(tmp_path):
+    pi = FakePi(tmp_path)
+    src = pi.src
+    refused = pi.run("update.sh")
+    assert refused.returncode == 1 and "not installed here yet" in refused.stderr
+    _ok(pi.run("install.sh", "--rotate", "90"))
+    games = _games(pi)
+    settings = pi.file("/etc/clank-companion/config.toml").read_text()
+
+    # nothing new: only the backup
+    backup = ["systemctl start clank-companion-backup.service", "backup ran"]
+    _ok(pi.run("update.sh"))
+    assert pi.changes() == backup
+
+    # a new version of the app and of the unit
+    with (src / "companion/__init__.py").open("a") as f:
+        f.write("# a new version\n")
+    with (src / "systemd/clank-companion.service").open("a") as f:
+        f.write("# a changed unit\n")
+    out = _ok(pi.run("update.sh"))
+    changes = pi.changes()
+    assert changes[:2] == backup
+    assert f"venv-python -m pip install --quiet {pi.root}/opt/clank-companion/src[pi]" in changes
+    # what pip installed is a copy of the new version
+    copied = pi.file("/opt/clank-companion/src/companion/__init__.py").read_text()
+    assert copied.endswith("# a new version\n")
+    assert changes.index("systemctl daemon-reload") > changes.index("backup ran")
+    assert changes[-1] == "systemctl restart clank-companion.service"
+    assert "Backed up the game database" in out
+    assert pi.file("/etc/systemd/system/clank-companion.service").read_text().endswith(
+        "# a changed unit\n"
+    )
+    for rel, data in games.items():
+        assert pi.file(rel).read_bytes() == data
+    assert pi.file("/etc/clank-companion/config.toml").read_text() == settings
+    assert "\nrotation = 90\n" in pi.file("/var/lib/clank-companion/kivy/config.ini").read_text()
+    # no account, package or interface changes on an update of an installed box
+    assert not [c for c in changes if c.startswith(("apt-get", "useradd", "usermod", "raspi"))]
+
+
+# ------------------------------------------------------------------ the scripts and units
+def _need(tool: str) -> str:
+    found = shutil.which(tool)
+    if found is None:
+        pytest.fail(f"{tool} is not installed (Debian: apt-get install {tool}; CI installs it)")
+    return found
+
+
+def test_every_script_passes_shellcheck():
+    shellcheck = _need("shellcheck")
+    scripts = [DEPLOY / s for s in SCRIPTS] + [REPO / ".ci/run", REPO / "dev"]
+    assert {p.name for p in DEPLOY.glob("*.sh")} == set(SCRIPTS)  # a new script is checked too
+    result = subprocess.run(
+        [shellcheck, "--severity=style", *map(str, scripts)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _verify_root(tmp_path: Path) -> Path:
+    """A root with systemd's own units, ours, and an executable where ExecStart points."""
+    root = tmp_path / "verify-root"
+    system_units = Path("/usr/lib/systemd/system")
+    if not system_units.is_dir():
+        system_units = Path("/lib/systemd/system")
+    shutil.copytree(system_units, root / "usr/lib/systemd/system", symlinks=True)
+    (root / "etc/systemd/system").mkdir(parents=True)
+    for unit in UNITS:
+        shutil.copy2(SYSTEMD / unit, root / "etc/systemd/system" / unit)
+    app = root / "opt/clank-companion/venv/bin/clank-companion"
+    app.parent.mkdir(parents=True)
+    app.write_text("#!/bin/sh\n")
+    app.chmod(0o755)
+    return root
+
+
+def _verify(root: Path, *units: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [_need("systemd-analyze"), "verify", "--man=no", f"--root={root}", *units],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_units_pass_systemd_analyze_verify(tmp_path):
+    root = _verify_root(tmp_path)
+    result = _verify(root, *UNITS)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout + result.stderr == ""  # not a warning either
+
+    # and the check is real: a unit with a mistake fails it
+    broken = (SYSTEMD / "clank-companion.service").read_text()
+    broken = broken.replace("Restart=on-failure", "Restart=sometimes")
+    (root / "etc/systemd/system/broken.service").write_text(broken)
+    result = _verify(root, "broken.service")
+    assert "Failed to parse service restart specifier" in result.stdout + result.stderr
+
+
+def _unit(name: str) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read_string((SYSTEMD / name).read_text())
+    return parser
+
+
+def _environment(unit: configparser.ConfigParser) -> dict[str, str]:
+    lines = [
+        line.split("=", 1)[1]
+        for line in (SYSTEMD / "clank-companion.service").read_text().splitlines()
+        if line.startswith("Environment=")
+    ]
+    return dict(line.split("=", 1) for line in lines)
+
+
+def _argv(exec_start: str) -> list[str]:
+    words = shlex.split(exec_start.replace("%S", "/var/lib").replace("%t", "/run"))
+    assert words[0] == "/opt/clank-companion/venv/bin/clank-companion"
+    return words[1:]
+
+
+def test_kiosk_unit_restart_hardening_and_environment():
+    unit = _unit("clank-companion.service")
+    service = unit["Service"]
+    assert unit["Unit"]["StartLimitIntervalSec"] == "300"
+    assert unit["Unit"]["StartLimitBurst"] == "5"
+    assert service["Restart"] == "on-failure"
+    assert service["User"] == "clank"
+    for key, value in {
+        "NoNewPrivileges": "yes",
+        "ProtectSystem": "strict",
+        "PrivateTmp": "yes",
+        "PrivateNetwork": "yes",
+        "ProtectHome": "yes",
+        "StateDirectory": "clank-companion",
+    }.items():
+        assert service[key] == value, key
+    # ProtectClock= would close every device but the clock (DeviceAllow=char-rtc)
+    assert "ProtectClock" not in service and "PrivateDevices" not in service
+    env = _environment(unit)
+    assert env["SDL_VIDEODRIVER"] == "kmsdrm"
+    assert env["KIVY_WINDOW"] == "sdl2"
+    assert env["KIVY_GL_BACKEND"] == "sdl2"
+    assert env["KIVY_HOME"] == "%S/clank-companion/kivy"
+    assert env["KIVY_NO_ARGS"] == "1"
+    assert env["GPIOZERO_PIN_FACTORY"] == "lgpio"
+    assert env["CLANK_CONFIG"] == str(SYSTEM_FILE)
+    # the command line is one the companion accepts
+    args = build_parser().parse_args(_argv(service["ExecStart"]))
+    assert args.command == "app" and args.fullscreen is True
+    # the database in the settings is in the StateDirectory
+    text = (DEPLOY / "config.toml").read_text().replace("@READER@", "fake")
+    config = parse_config(text.replace("@ADMIN_PIN@", "0000"), "config.toml")
+    assert Path(config.app.database).parent == Path("/var/lib") / service["StateDirectory"]
+
+
+def test_backup_unit_and_timer():
+    unit = _unit("clank-companion-backup.service")
+    service = unit["Service"]
+    assert service["Type"] == "oneshot"
+    assert service["User"] == "clank"
+    assert service["ProtectSystem"] == "strict"
+    assert service["ReadWritePaths"] == "/var/backups/clank-companion"
+    args = build_parser().parse_args(_argv(service["ExecStart"]))
+    assert args.command == "backup"
+    assert args.db == "/var/lib/clank-companion/games.db"
+    assert args.to == "/var/backups/clank-companion"
+    assert 3 <= args.keep <= 20
+    timer = _unit("clank-companion-backup.timer")["Timer"]
+    # a copy after each boot, then hourly; skipped while there is no database yet
+    assert timer["OnBootSec"] == "10min" and timer["OnCalendar"] == "hourly"
+    assert "ConditionPathExists" in unit["Unit"]
+
+
+# ------------------------------------------------------------------ restarts, for real
+# The kiosk unit runs under a private `systemd --user` manager. Only three lines differ
+# from systemd/clank-companion.service: no User=/Group= (a user manager runs everything
+# as its own user) and ExecStart runs a stand-in that records its starts and what its
+# sandbox looks like, then waits to be killed or told to exit.
+FAKE_APP = r"""#!/bin/sh
+d="$STATE_DIRECTORY"
+echo "$$" >>"$d/starts"
+{
+    echo "pid=$$"
+    echo "state_directory=$STATE_DIRECTORY"
+    echo "runtime_directory=$RUNTIME_DIRECTORY"
+    echo "pwd=$(pwd)"
+    echo "kivy_home=$KIVY_HOME"
+    echo "lg_wd=$LG_WD"
+    echo "sdl=$SDL_VIDEODRIVER"
+    for dir in usr etc; do
+        if touch "/$dir/clank-probe" 2>/dev/null; then
+            rm -f "/$dir/clank-probe"
+            echo "$dir=writable"
+        else
+            echo "$dir=read-only"
+        fi
+    done
+    if touch "$d/probe" 2>/dev/null; then echo state=writable; else echo state=read-only; fi
+    if [ -e @MARKER@ ]; then echo tmp=shared; else echo tmp=private; fi
+    echo "net=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
+    echo "nnp=$(sed -n 's/^NoNewPrivs:[[:space:]]*//p' /proc/self/status)"
+    echo "home_entries=$(ls -A /root 2>/dev/null | wc -l)"
+    echo end
+} >"$d/probe.txt"
+while :; do
+    if [ -f "$d/exit-code" ]; then
+        code=$(cat "$d/exit-code")
+        rm -f "$d/exit-code"
+        exit "$code"
+    fi
+    sleep 0.1
+done
+"""
+
+DRIVER = r"""
+# Runs inside a private mount namespace: a systemd --user manager and the unit under test.
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+spec = json.loads(Path(sys.argv[1]).read_text())
+UNIT = "clank-companion.service"
+MNT = Path("/mnt")
+ENV = {
+    "PATH": "/usr/bin:/bin:/usr/sbin:/sbin",
+    "HOME": str(MNT / "home"),
+    "XDG_CONFIG_HOME": str(MNT / "config"),
+    "XDG_STATE_HOME": str(MNT / "state"),
+    "XDG_RUNTIME_DIR": str(MNT / "runtime"),
+    "LANG": "C.UTF-8",
+}
+# StateDirectory= of a user unit: $XDG_STATE_HOME since systemd 254, $XDG_CONFIG_HOME before
+STATES = (MNT / "state" / "clank-companion", MNT / "config" / "clank-companion")
+
+
+def state():
+    return next((s for s in STATES if s.is_dir()), STATES[0])
+
+
+def run(*args, check=True):
+    return subprocess.run(args, env=ENV, capture_output=True, text=True, check=check, timeout=30)
+
+
+def wait(what, cond, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"timed out waiting for {what}: {show()}")
+
+
+def show():
+    out = run("systemctl", "--user", "show", UNIT, "-p", "MainPID", "-p", "NRestarts",
+              "-p", "ActiveState", "-p", "Result", check=False).stdout
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def starts():
+    path = state() / "starts"
+    return path.read_text().split() if path.exists() else []
+
+
+def running(n):
+    # the n-th start of the stand-in is the service's main process
+    return len(starts()) == n and show()["MainPID"] == starts()[-1]
+
+
+def failed():
+    return show()["ActiveState"] == "failed"
+
+
+def own_cgroup():
+    # move into a cgroup of our own, so the manager sees only what it starts
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if controllers == "name=systemd":
+            base = Path("/sys/fs/cgroup/systemd")
+            break
+    else:
+        base = Path("/sys/fs/cgroup")
+        path = Path("/proc/self/cgroup").read_text().splitlines()[0].split(":", 2)[2]
+    group = base / path.strip("/") / f"clank-restart-test-{os.getpid()}"
+    try:
+        group.mkdir()
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+    except OSError:
+        return None
+    return group
+
+
+def remove_cgroup(group):
+    if group is None:
+        return
+    (group.parent / "cgroup.procs").write_text(str(os.getpid()))
+    inner = sorted((p for p in group.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts))
+    for d in [*inner, group]:
+        for pid in (d / "cgroup.procs").read_text().split():
+            os.kill(int(pid), signal.SIGKILL)
+        try:
+            d.rmdir()
+        except OSError:
+            pass
+
+
+# a private /run/systemd saying "booted with systemd", and a scratch /mnt
+if Path("/run/systemd").is_dir():
+    subprocess.run(["mount", "-t", "tmpfs", "tmpfs", "/run/systemd"], check=True)
+else:  # nothing to hide there, and nothing to leave behind on the host either
+    subprocess.run(["mount", "-t", "tmpfs", "tmpfs", "/run"], check=True)
+os.makedirs("/run/systemd/system")
+# what PID 1 makes at boot: the nodes that hide paths (ProtectHome=, ProtectKernel*=)
+hide = Path("/run/systemd/inaccessible")
+hide.mkdir()
+(hide / "dir").mkdir()
+(hide / "reg").touch()
+os.mknod(hide / "chr", stat.S_IFCHR, os.makedev(0, 0))
+os.mknod(hide / "blk", stat.S_IFBLK, os.makedev(0, 0))
+os.mkfifo(hide / "fifo")
+socket.socket(socket.AF_UNIX).bind(str(hide / "sock"))
+for node in hide.iterdir():
+    os.chmod(node, 0)
+subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(MNT)], check=True)
+for d in ("home", "config/systemd/user", "state", "runtime", "app"):
+    (MNT / d).mkdir(parents=True)
+(MNT / "runtime").chmod(0o700)
+(MNT / "config/systemd/user" / UNIT).write_text(spec["unit"])
+(MNT / "app/fake-app.sh").write_text(spec["app"])
+
+group = own_cgroup()
+log = open(MNT / "manager.log", "w")
+manager = subprocess.Popen([spec["systemd"], "--user"], env=ENV, stdout=log, stderr=log)
+seen = {"isolated": group is not None}
+try:
+    wait("the manager", lambda: run("systemctl", "--user", "is-system-running",
+                                    check=False).stdout.strip() in ("running", "degraded"))
+    run("systemctl", "--user", "start", UNIT)
+    wait("the first start", lambda: running(1))
+    wait("the sandbox report", lambda: (state() / "probe.txt").exists() and
+         (state() / "probe.txt").read_text().endswith("end\n"))
+    report = (state() / "probe.txt").read_text().splitlines()
+    seen["probe"] = dict(line.split("=", 1) for line in report if "=" in line)
+    seen["start"] = show()
+
+    # killed: restarted after RestartSec
+    t0 = time.monotonic()
+    os.kill(int(starts()[0]), signal.SIGKILL)
+    wait("a restart after the kill", lambda: running(2))
+    seen["restart_delay"] = time.monotonic() - t0
+    seen["after_kill"] = show()
+
+    # crashed (exit 3): restarted
+    (state() / "exit-code").write_text("3")
+    wait("a restart after the crash", lambda: running(3))
+    seen["after_crash"] = show()
+
+    # quit cleanly (exit 0, as Quit on the Settings screen): stays stopped
+    (state() / "exit-code").write_text("0")
+    wait("the clean exit", lambda: show()["ActiveState"] in ("inactive", "failed"))
+    time.sleep(3.5)
+    seen["after_quit"] = show()
+    seen["starts_after_quit"] = len(starts())
+
+    # crashing again and again: the start limit stops it
+    before = len(starts())
+    run("systemctl", "--user", "start", UNIT)
+    kills = 0
+    while kills < 10:
+        wait("a start or the limit", lambda: failed() or running(before + 1))
+        if failed():
+            break
+        before = len(starts())
+        os.kill(int(starts()[-1]), signal.SIGKILL)
+        kills += 1
+    seen["kills_to_limit"] = kills
+    time.sleep(3.5)
+    seen["after_limit"] = show()
+    seen["starts_total"] = len(starts())
+
+    # a person starting it by hand is refused too, until the failure is reset
+    refused = run("systemctl", "--user", "start", UNIT, check=False)
+    seen["manual_start"] = {"rc": refused.returncode, "stderr": refused.stderr}
+    seen["after_manual_start"] = show()
+    run("systemctl", "--user", "reset-failed", UNIT)
+    before = len(starts())
+    run("systemctl", "--user", "start", UNIT)
+    wait("the start after reset-failed", lambda: len(starts()) > before)
+    seen["after_reset"] = show()
+finally:
+    run("systemctl", "--user", "stop", UNIT, check=False)
+    manager.terminate()
+    try:
+        manager.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        manager.kill()
+        manager.wait()
+    log.close()
+    seen["manager_log"] = (MNT / "manager.log").read_text()[-2000:]  # its errors, if any
+    remove_cgroup(group)
+    print(json.dumps(seen))
+"""
+
+
+def _test_unit() -> str:
+    lines = []
+    for line in (SYSTEMD / "clank-companion.service").read_text().splitlines():
+        if line.startswith(("User=", "Group=")):
+            continue
+        if line.startswith("ExecStart="):
+            line = "ExecStart=/bin/sh /mnt/app/fake-app.sh"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def test_the_real_unit_restarts_a_crashed_app_and_gives_up_at_the_start_limit(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("needs root for a mount namespace (CI runs as root)")
+    manager = next(
+        (p for p in ("/usr/lib/systemd/systemd", "/lib/systemd/systemd") if os.path.exists(p)),
+        None,
+    )
+    if manager is None:
+        pytest.fail("systemd is not installed (Debian: apt-get install systemd; CI installs it)")
+    probe = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "true"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        pytest.skip(
+            f"no private mount namespace here ({probe.stderr.strip()}); "
+            "deploy/README.md shows the same check on a Pi"
+        )
+    marker = tmp_path / "host-tmp-marker"
+    marker.write_text("visible only without PrivateTmp")
+    spec = tmp_path / "spec.json"
+    spec.write_text(
+        json.dumps(
+            {
+                "unit": _test_unit(),
+                "app": FAKE_APP.replace("@MARKER@", str(marker)),
+                "systemd": manager,
+            }
+        )
+    )
+    driver = tmp_path / "driver.py"
+    driver.write_text(DRIVER)
+    result = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", sys.executable, str(driver), str(spec)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    seen = json.loads(result.stdout.splitlines()[-1])
+
+    # the sandbox the unit builds
+    box = seen["probe"]
+    state = box["state_directory"]
+    assert box["pwd"] == state and box["kivy_home"] == f"{state}/kivy"
+    assert box["lg_wd"] == box["runtime_directory"]
+    assert box["sdl"] == "kmsdrm"
+    assert box["usr"] == "read-only" and box["etc"] == "read-only"  # ProtectSystem=strict
+    assert box["state"] == "writable"  # the database folder
+    assert box["tmp"] == "private"  # PrivateTmp
+    assert box["net"].split() == ["lo"]  # PrivateNetwork
+    assert box["nnp"] == "1"  # NoNewPrivileges
+    assert box["home_entries"] == "0"  # ProtectHome
+
+    # killed: back after RestartSec=2
+    assert seen["start"]["ActiveState"] == "active"
+    assert seen["after_kill"]["ActiveState"] == "active"
+    assert seen["after_kill"]["NRestarts"] == "1"
+    assert seen["after_kill"]["MainPID"] != seen["start"]["MainPID"]
+    assert 2.0 <= seen["restart_delay"] < 10
+    # crashed with an error: back again
+    assert seen["after_crash"]["ActiveState"] == "active"
+    assert seen["after_crash"]["NRestarts"] == "2"
+    # quit cleanly (Quit on the Settings screen): stays stopped
+    assert seen["after_quit"]["ActiveState"] == "inactive"
+    assert seen["after_quit"]["Result"] == "success"
+    assert seen["starts_after_quit"] == 3
+    # crashing over and over: 5 starts (StartLimitBurst=5), then it gives up
+    assert seen["kills_to_limit"] == 5
+    assert seen["starts_total"] == 3 + 5
+    assert seen["after_limit"]["ActiveState"] == "failed"
+    # a start by hand is refused too, until a person resets the failure
+    assert seen["manual_start"]["rc"] != 0
+    assert seen["after_manual_start"]["ActiveState"] == "failed"
+    assert seen["after_reset"]["ActiveState"] == "active"
+
+
+# ------------------------------------------------------------------ Kivy's settings
+def _kivy_run(home: Path, code: str) -> str:
+    env = {
+        **os.environ,
+        "KIVY_HOME": str(home),
+        "KIVY_NO_ARGS": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_NO_FILELOG": "1",
+    }
+    env.pop("KIVY_NO_CONFIG", None)
+    env.pop("KIVY_USE_DEFAULTCONFIG", None)
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return result.stdout
+
+
+def test_kivy_settings_are_read_as_written_with_exactly_one_touch_input(tmp_path):
+    home = tmp_path / "kivy"
+    home.mkdir()
+    ours = (DEPLOY / "kivy-config.ini").read_text()
+    (home / "config.ini").write_text(ours)
+    out = _kivy_run(
+        home,
+        "import json; from kivy.config import Config\n"
+        "print(json.dumps({'input': Config.items('input'),"
+        " 'cursor': Config.get('graphics', 'show_cursor'),"
+        " 'escape': Config.get('kivy', 'exit_on_escape'),"
+        " 'rotation': Config.get('graphics', 'rotation')}))",
+    )
+    seen = json.loads(out)
+    # one provider: the touchscreen through hidinput; no "mouse" (SDL's touch-made mouse
+    # events would be a second copy of every touch)
+    assert seen["input"] == [["touch_%(name)s", "probesysfs,provider=hidinput,select_all=0"]]
+    assert seen["cursor"] == "0" and seen["escape"] == "0" and seen["rotation"] == "0"
+    # Kivy did not upgrade (rewrite) the file, so nothing adds a provider behind our back
+    assert (home / "config.ini").read_text() == ours
+
+
+def test_kivy_settings_have_every_key_of_this_kivy(tmp_path):
+    """If Kivy's own defaults grow (a new Kivy), the template must follow."""
+    home = tmp_path / "defaults"
+    home.mkdir()
+    _kivy_run(home, "import kivy.config")
+    defaults = configparser.ConfigParser(interpolation=None)
+    defaults.read(home / "config.ini")
+    ours = configparser.ConfigParser(interpolation=None)
+    ours.read(DEPLOY / "kivy-config.ini")
+    for section in defaults.sections():
+        if section == "input":
+            continue
+        assert set(defaults[section]) == set(ours[section]), section
+    assert ours["kivy"]["config_version"] == defaults["kivy"]["config_version"]
+
+
+# ------------------------------------------------------------------ documents
+def test_wiring_uses_the_default_pins():
+    wiring = (REPO / "hardware/WIRING.md").read_text()
+    labels = {
+        "end_turn": "End turn button",
+        "undo": "Undo button",
+        "led_green": "Green LED",
+        "led_red": "Red LED",
+        "buzzer": "Buzzer",
+    }
+    pins = PanelPins()
+    for f in fields(PanelPins):
+        rows = [r for r in wiring.splitlines() if r.startswith(f"| {labels[f.name]} ")]
+        assert rows, labels[f.name]
+        assert f"GPIO {getattr(pins, f.name)} " in rows[0], rows[0]
+    for needed in ("NTAG213", "NTAG215", "CE0", "GPIO 25", "level", "rotation", "invx"):
+        assert needed in wiring or needed in (REPO / "hardware/README.md").read_text(), needed
+
+
+def test_build_your_own_commands_and_files_exist():
+    """The README's "Build your own" names only real commands and files."""
+    readme = (REPO / "README.md").read_text()
+    assert "\n## Build your own\n" in readme
+    text = readme.split("\n## Build your own\n", 1)[1].split("\n## ", 1)[0]
+    known = set()
+    stack = [("", build_parser())]
+    while stack:
+        prefix, parser = stack.pop()
+        for action in parser._actions:
+            if hasattr(action, "choices") and isinstance(action.choices, dict):
+                for name, sub in action.choices.items():
+                    known.add(f"{prefix}{name}")
+                    stack.append((f"{prefix}{name} ", sub))
+    for match in re.finditer(r"clank-companion ([a-z]+(?: [a-z]+)?)", text):
+        words = match.group(1).split()
+        assert words[0] in known or " ".join(words) in known, match.group(0)
+    for path in re.findall(r"\((?:\./)?((?:deploy|hardware|systemd)/[\w./-]+)\)", text):
+        assert (REPO / path).exists(), path
+    for script in ("deploy/install.sh", "deploy/update.sh", "deploy/uninstall.sh"):
+        assert script in text
