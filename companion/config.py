@@ -23,7 +23,7 @@ GPIO, a database in the user's data folder. Example::
     buzzer = 21
 
     [app]
-    language = "en"
+    language = "en"           # en, ru, uk, es; empty or "system": the system locale's
     database = "/var/lib/clank-companion/games.db"
 """
 
@@ -59,7 +59,7 @@ class ReaderConfig:
 
 @dataclass(frozen=True)
 class AppConfig:
-    language: str = "en"
+    language: str = ""  # "" (or "system"): the system locale's (LANG), English if not ru/uk/es
     database: str = ""  # empty: the user's data folder
     fullscreen: bool = False  # the kiosk on the Pi: no window frame, no way out but Settings
     admin_pin: str = "2468"  # guards Settings (reader, pins, edition numbers, quit)
@@ -144,8 +144,11 @@ def parse_config(text: str, source: str) -> Config:
         check_spec(config.reader.spec)
     except SpecError as e:
         raise ConfigError(f"{source} [reader]: {e}") from None
-    if config.app.language not in LANGUAGES:
-        raise ConfigError(f"{source} [app]: language must be one of {', '.join(LANGUAGES)}")
+    if config.app.language not in (*LANGUAGES, "", "system"):
+        raise ConfigError(
+            f"{source} [app]: language must be one of {', '.join(LANGUAGES)}"
+            ' (or "" for the system\'s)'
+        )
     return config
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.catalog import UNTAGGED
+from companion.i18n import _, ngettext, player_name
 from companion.rules import RuleError
 from companion.store import GameStore, StoreError
 from companion.store.tags import Component, TagRegistry
@@ -88,7 +89,7 @@ class Controller:
         self._clear()
         self.opening = []
         self._save()
-        self._tell(Update("game", f"game {self.game_id} started"))
+        self._tell(Update("game", _("game {game} started").format(game=self.game_id)))
         return self.table
 
     def resume_last(self) -> Table | None:
@@ -111,7 +112,7 @@ class Controller:
         self.scoring = saved.get("scoring")
         if self.table.finished and self.scoring is None:
             self.scoring = self.table.game.state.seats[0]
-        self._tell(Update("game", f"game {game} resumed"))
+        self._tell(Update("game", _("game {game} resumed").format(game=game)))
         return self.table
 
     def close_game(self) -> None:
@@ -122,7 +123,7 @@ class Controller:
         self._save()
         self.table = None
         self._clear()
-        self._tell(Update("game", "game closed"))
+        self._tell(Update("game", _("game closed")))
 
     def abandon(self, reason: str = "abandoned at the table") -> bool:
         """Give the game up: its server seed is revealed, its draws can be checked."""
@@ -133,7 +134,7 @@ class Controller:
         except (RuleError, StoreError) as e:
             self._tell(Update("rejected", str(e)))
             return False
-        self._tell(Update("game", "game abandoned"))
+        self._tell(Update("game", _("game abandoned")))
         return True
 
     def _clear(self) -> None:
@@ -189,22 +190,26 @@ class Controller:
         size = self.table.game.edition.row_size
         if card is not None and card.dragon_attack:
             self._signal("unknown_tag")
-            self._tell(Update("rejected", f"{c.name} shows the dragon-attack symbol: "
-                              "replace it and shuffle it back into the deck"))  # fmt: skip
+            message = _(
+                "{card} shows the dragon-attack symbol: "
+                "replace it and shuffle it back into the deck"
+            ).format(card=c.name)
+            self._tell(Update("rejected", message))
             return
         if len(self.opening) >= size:
-            self._tell(Update("rejected", f"the opening row holds {size} cards"))
+            message = _("the opening row holds {size} cards").format(size=size)
+            self._tell(Update("rejected", message))
             return
         self.opening.append({"name": c.name, "uid": uid or ""})
         self._save()
         self._signal("scan_ok")
-        self._tell(Update("opening", f"{c.name} laid out", component=c))
+        self._tell(Update("opening", _("{card} laid out").format(card=c.name), component=c))
 
     def drop_opening_card(self) -> None:
         if self.opening:
             self.opening.pop()
             self._save()
-            self._tell(Update("opening", "last card taken back"))
+            self._tell(Update("opening", _("last card taken back")))
 
     def begin(self) -> bool:
         """Fix the client seed and lay out the opening row: the first turn can start."""
@@ -219,7 +224,7 @@ class Controller:
         self.opening = None
         self.words = ""
         self._save()
-        self._tell(Update("game", "the first turn begins"))
+        self._tell(Update("game", _("the first turn begins")))
         return True
 
     @property
@@ -239,7 +244,7 @@ class Controller:
     def do(self, action: dict[str, Any]) -> bool:
         """Apply one action; True when it was committed. A refusal is told, not raised."""
         if self.table is None:
-            self._tell(Update("rejected", "no game is running"))
+            self._tell(Update("rejected", _("no game is running")))
             return False
         try:
             events = self.table.apply(action)
@@ -265,7 +270,7 @@ class Controller:
         if self.refill:
             self.refill.pop()  # the last revealed card, not yet committed
             self._save()
-            self._tell(Update("refill", "last revealed card taken back"))
+            self._tell(Update("refill", _("last revealed card taken back")))
             return True
         if self.opening:
             self.drop_opening_card()
@@ -287,7 +292,7 @@ class Controller:
     def end_turn(self) -> bool:
         """The End turn button: open the refill, or commit it when it is open."""
         if self.table is None or self.table.finished:
-            self._tell(Update("rejected", "no game is running"))
+            self._tell(Update("rejected", _("no game is running")))
             return False
         if self.opening is not None:
             return self.begin()
@@ -296,7 +301,11 @@ class Controller:
             if self._refill_space() == 0:
                 return self._commit_refill()
             self._save()
-            self._tell(Update("refill", f"scan the {self._refill_space()} revealed cards"))
+            n = self._refill_space()
+            message = ngettext(
+                "scan the {n} revealed card", "scan the {n} revealed cards", n
+            ).format(n=n)
+            self._tell(Update("refill", message))
             return True
         return self._commit_refill()
 
@@ -304,7 +313,7 @@ class Controller:
         """A revealed card has no tag (or it will not read): the table says whether it
         shows the dragon-attack symbol."""
         if self.refill is None or self.table is None:
-            self._tell(Update("rejected", "no refill is open: press End turn first"))
+            self._tell(Update("rejected", _("no refill is open: press End turn first")))
             return
         edition = self.table.game.edition.name
         self._reveal(Component("card", edition, UNTAGGED[dragon]))
@@ -325,7 +334,7 @@ class Controller:
     def cancel_refill(self) -> None:
         self.refill = None
         self._save()
-        self._tell(Update("refill", "refill cancelled"))
+        self._tell(Update("refill", _("refill cancelled")))
 
     def _reveal(self, c: Component) -> None:
         assert self.refill is not None
@@ -335,7 +344,7 @@ class Controller:
             self._commit_refill()
         else:
             self._save()
-            self._tell(Update("refill", f"{c.name} revealed", component=c))
+            self._tell(Update("refill", _("{card} revealed").format(card=c.name), component=c))
 
     # ---------------------------------------------------------------- scoring
     def deck(self, player: str) -> list[str]:
@@ -347,7 +356,8 @@ class Controller:
             return
         self.scoring = player
         self._save()
-        self._tell(Update("scoring", f"{player}: scan your deck"))
+        message = _("{player}: scan your deck").format(player=player_name(player))
+        self._tell(Update("scoring", message))
 
     def add_to_deck(self, name: str, player: str | None = None) -> bool:
         player = player or self.scoring
@@ -373,7 +383,7 @@ class Controller:
         component = self.registry.lookup(uid)
         if component is None:
             self._signal("unknown_tag")
-            self._tell(Update("unknown_tag", f"unknown tag {uid}", uid=uid))
+            self._tell(Update("unknown_tag", _("unknown tag {uid}").format(uid=uid), uid=uid))
             return
         self.scan_component(component, uid)
 
@@ -381,21 +391,25 @@ class Controller:
         """A component was scanned (or picked in the simulated table's scan drawer)."""
         if component.kind == "badge":
             self._signal("scan_ok")
-            self._tell(Update("seat", f"{component.name} badge", uid=uid, component=component))
+            message = _("{colour} badge").format(colour=player_name(component.name))
+            self._tell(Update("seat", message, uid=uid, component=component))
             return
         if self.table is None or self.table.abandoned:
-            self._tell(Update("ignored", f"{component}: no game is running", uid=uid))
+            message = _("{component}: no game is running").format(component=component)
+            self._tell(Update("ignored", message, uid=uid))
             return
         edition = self.table.game.edition.name
         if component.edition != edition:
             self._signal("unknown_tag")
-            self._tell(Update("rejected", f"{component} is not in this game's box", uid=uid))
+            message = _("{component} is not in this game's box").format(component=component)
+            self._tell(Update("rejected", message, uid=uid))
             return
         if self.table.finished:
             if component.kind == "card" and self.add_to_deck(component.name):
                 self._signal("scan_ok")
             elif component.kind != "card":
-                self._tell(Update("ignored", f"{component} was counted when it was taken"))
+                self._tell(Update("ignored", _("{component} was counted when it was taken")
+                                  .format(component=component)))  # fmt: skip
             return
         if self.opening is not None and component.kind == "card":
             self._opening_card(component, uid)
@@ -423,7 +437,7 @@ class Controller:
         if c.kind == "market":
             return {"do": "buy", "player": player, "item": c.name}
         if c.name == "mastery token":
-            self._tell(Update("ignored", "the mastery token comes with escaping", component=c))
+            self._tell(Update("ignored", _("the mastery token comes with escaping"), component=c))
             return None
         return {"do": "token", "player": player, "name": c.name}
 

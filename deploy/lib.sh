@@ -244,6 +244,8 @@ install_app() {
     rm -rf "$venv/share/clank-companion/kv"
     mkdir -p "$venv/share/clank-companion/kv"
     cp "$root$OPT"/src/kv/*.kv "$venv/share/clank-companion/kv/"
+    # The translations: .mo files built from the .po sources shipped in the package.
+    "$py" -m companion.i18n compile >/dev/null
     printf '%s\n' "$want" >"$stamp"
     changed "installed the companion ($("$venv/bin/clank-companion" --version)) into $VENV"
     APP_CHANGED=1

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.catalog import Catalog, CatalogError, EditionSettings, load_catalog
+from companion.i18n import _, ed_, ned_, ngettext, player_name
 from companion.rules.errors import RuleError
 from companion.rules.state import Player, State
 
@@ -179,23 +180,67 @@ def initial_state(setup: Setup) -> State:
 
 
 def setup_checklist(setup: Setup) -> list[str]:
-    """What the table does by hand before the first turn, in plain words."""
+    """What the table does by hand before the first turn, in plain words (in the
+    language chosen with companion.i18n, in the edition's own words)."""
     ed = setup.catalog.edition
+    edition = setup.edition
     count = len(setup.players)
+    per_attack = setup.rage_track[setup.rage_start - 1]
     lines = [
-        f"Put the dragon on space {setup.rage_start} of the rage track "
-        f"({setup.rage_track[setup.rage_start - 1]} cubes per attack).",
+        ned_(
+            edition,
+            "Put the dragon on space {space} of the rage track ({n} cube per attack).",
+            "Put the dragon on space {space} of the rage track ({n} cubes per attack).",
+            per_attack,
+        ).format(space=setup.rage_start, n=per_attack),
     ]
     for seat, name in enumerate(setup.players):
-        lines.append(f"{name}: {ed.starting_clank[seat]} cubes into the Clank! area.")
+        n = ed.starting_clank[seat]
+        lines.append(
+            ned_(
+                edition,
+                "{name}: {n} cube into the Clank! area.",
+                "{name}: {n} cubes into the Clank! area.",
+                n,
+            ).format(name=player_name(name), n=n)
+        )
     removed = ed.artifacts_removed.get(count, 0)
     if removed:
-        lines.append(f"Remove {removed} random artifact{'s' if removed > 1 else ''} unseen.")
+        lines.append(
+            ngettext(
+                "Remove {n} random artifact unseen.", "Remove {n} random artifacts unseen.", removed
+            ).format(n=removed)
+        )
     lines.append(
-        f"Deal the opening dungeon row of {ed.row_size} cards: replace any card with a "
-        "dragon-attack symbol and reshuffle it into the deck."
+        ned_(
+            edition,
+            "Deal the opening dungeon row of {n} card: replace any card with a "
+            "dragon-attack symbol and reshuffle it into the deck.",
+            "Deal the opening dungeon row of {n} cards: replace any card with a "
+            "dragon-attack symbol and reshuffle it into the deck.",
+            ed.row_size,
+        ).format(n=ed.row_size)
     )
     for name in setup.unconfirmed:
-        what = name.replace("_", " ")
-        lines.append(f"Check on your board: {what} is not printed in the rulebook.")
+        lines.append(
+            _("Check on your board: {what} is not printed in the rulebook.").format(
+                what=_unconfirmed_label(edition, name)
+            )
+        )
     return lines
+
+
+def _unconfirmed_label(edition: str, name: str) -> str:
+    """A setting no rulebook prints ('rage_start.5'), as the checklist names it."""
+    base, _dot, players = name.partition(".")
+    if base == "rage_track":
+        return ed_(edition, "rage track")
+    if base == "rage_start":
+        if players:
+            return ed_(edition, "rage start.{n}").format(n=players)
+        return ed_(edition, "rage start")
+    if base == "health":
+        return ed_(edition, "health")
+    if base == "starting_clank" and players:
+        return ed_(edition, "starting clank.{n}").format(n=players)
+    return name.replace("_", " ")

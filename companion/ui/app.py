@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import Config
 from companion.controller import Controller, Update
-from companion.i18n import _, set_language
+from companion.i18n import _, player_name, set_language
 from companion.store import GameStore
 from companion.store.tags import TagError
 from companion.ui.screens import (
@@ -257,7 +257,7 @@ class CompanionApp(App):
     def open_player_actions(self, player: str) -> None:
         if self.controller.phase != "playing":
             return
-        Picker(_("{player}: what happened?").format(player=player.capitalize()),
+        Picker(_("{player}: what happened?").format(player=player_name(player, capital=True)),
                player_actions(player)).open()  # fmt: skip
 
     def confirm_abandon(self) -> None:
@@ -288,7 +288,8 @@ class CompanionApp(App):
         entries.append((_("A new, unknown tag"), lambda: self.on_scan(uid)))
         if ctl.phase in ("none", "abandoned"):
             entries += [
-                (_("Badge: {colour}").format(colour=b.name), lambda b=b: ctl.scan_component(b))
+                (_("Badge: {colour}").format(colour=player_name(b.name)),
+                 lambda b=b: ctl.scan_component(b))  # fmt: skip
                 for b in _badges()
             ]
         sets = ("dungeon", "promo")
@@ -314,7 +315,7 @@ class CompanionApp(App):
                 return
             then(_("{uid} is now {component}").format(uid=binding.uid, component=component))
 
-        entries = [(_("Badge: {colour}").format(colour=b.name), lambda b=b: bind(b))
+        entries = [(_("Badge: {colour}").format(colour=player_name(b.name)), lambda b=b: bind(b))
                    for b in _badges()]  # fmt: skip
         for c in catalog_components(edition, cards=("starter", "reserve", "dungeon", "promo"),
                                     tokens=True):  # fmt: skip

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.i18n import colour_letter
+
 COLOURS: dict[str, tuple[float, float, float, float]] = {
     "red": (0.86, 0.22, 0.2, 1),
     "yellow": (0.95, 0.78, 0.12, 1),
@@ -24,4 +26,5 @@ def text_colour(name: str) -> tuple[float, float, float, float]:
 
 
 def letter(name: str) -> str:
-    return name[:1].upper()
+    """R, Y, G, B, P, O in English; each language has its own (companion.i18n)."""
+    return colour_letter(name)

@@ -27,7 +27,8 @@ class Harness:
         EventLoop.ensure_window()
         self.window = EventLoop.window
         self.window.size = (800, 480)
-        config = config or Config(app=AppConfig(database=str(database)))
+        # English unless told: the tests find widgets by their English text
+        config = config or Config(app=AppConfig(database=str(database), language="en"))
         self.store = GameStore(database)
         self.app = CompanionApp(config, self.store)
         App._running_app = self.app  # what App.run() would set

@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.audit.check import export_game, verify_store
 from companion.config import LANGUAGES, ConfigError, save_config
-from companion.i18n import _, ngettext
+from companion.i18n import _, ed_, ngettext, player_name
 from companion.rules.setup import setup_checklist
 from companion.store.tags import BulkEnrollment, Component, TagError, components
 from companion.ui.colours import colour, letter, text_colour
@@ -103,9 +103,9 @@ def component_label(c: Component) -> str:
         return c.name
     kinds = {
         "artifact": _("Artifact {name}"),
-        "major_secret": _("Secret: {name}"),
-        "minor_secret": _("Secret: {name}"),
-        "market": _("Market: {name}"),
+        "major_secret": ed_(c.edition, "Secret: {name}"),
+        "minor_secret": ed_(c.edition, "Secret: {name}"),
+        "market": ed_(c.edition, "Market: {name}"),
         "special": _("{name}"),
         "prisoner": _("Prisoner: {name}"),
     }
@@ -137,6 +137,7 @@ def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
     table = ctl.table
     catalog = table.game.catalog
     state = table.game.state.players[player]
+    edition = catalog.edition.name
     out: list[tuple[str, Callable[[], Any]]] = []
 
     def add(label: str, do: str, **fields: Any) -> None:
@@ -151,18 +152,18 @@ def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
     add(_("Take 1 damage"), "damage", n=1, voluntary=True)
     add(_("Heal 1"), "heal", n=1)
     if state.in_depths:
-        add(_("Leave the Depths"), "depths", **{"in": False})
+        add(ed_(edition, "Leave the Depths"), "depths", **{"in": False})
     else:
-        add(_("Enter the Depths"), "depths", **{"in": True})
+        add(ed_(edition, "Enter the Depths"), "depths", **{"in": True})
     add(_("Escape with an artifact"), "escape")
     for value in sorted({int(t.name) for t in catalog.tokens_of("artifact")}):
         add(_("Artifact {name}").format(name=value), "artifact", value=value)
     for t in catalog.tokens_of("major_secret", "minor_secret"):
-        add(_("Secret: {name}").format(name=t.name), "secret", name=t.name)
+        add(ed_(edition, "Secret: {name}").format(name=t.name), "secret", name=t.name)
     for name in dict.fromkeys(t.name for t in catalog.tokens_of("market", party=table.setup.party)):
         add(_("Buy {name} (7 gold)").format(name=name), "buy", item=name)
-    add(_("Monkey idol"), "token", name="monkey idol")
-    if catalog.edition.name == "catacombs":
+    add(ed_(edition, "Monkey idol"), "token", name="monkey idol")
+    if edition == "catacombs":
         add(_("Mark a wayshrine"), "shrine")
         add(_("A ghost appears"), "ghost")
         for name in dict.fromkeys(t.name for t in catalog.tokens_of("prisoner")):
@@ -224,18 +225,27 @@ class ScoringScreen(Screen):
             "{player}: {n} card scanned · scan the deck, tap a card to take it out",
             "{player}: {n} cards scanned · scan the deck, tap a card to take it out",
             len(cards),
-        ).format(player=self.player.capitalize(), n=len(cards))
+        ).format(player=player_name(self.player, capital=True), n=len(cards))
+        edition = snap["edition"]
         names = {
             "artifacts": _("Artifacts"),
             "tokens": _("Tokens"),
             "gold": _("Gold"),
             "cards": _("Cards"),
+            "secrets": ed_(edition, "Secrets"),
+            "prisoners": _("Prisoners"),
+        }
+        reasons = {
+            "no artifact": _("no artifact"),
+            "knocked out in the Depths": ed_(edition, "knocked out in the Depths"),
         }
         parts = detail.get("parts", {})
         lines = [f"{names.get(k, k.replace('_', ' ').capitalize())}: {v}" for k, v in parts.items()]
         if detail and not detail.get("qualifies", True):
-            lines.insert(0, f"[color=ff8866]{detail.get('reason') or ''}[/color]")
-        lines.append(f"[b]{_('Total')}: {detail.get('total', 0)}[/b]")
+            reason = detail.get("reason") or ""
+            lines.insert(0, f"[color=ff8866]{reasons.get(reason, reason)}[/color]")
+        total = _("Total")
+        lines.append(f"[b]{total}: {detail.get('total', 0)}[/b]")
         self.parts_text = "\n".join(lines)
         self.notes_text = "\n".join(detail.get("conditional", []))
         grid = self.ids.deck
@@ -254,7 +264,7 @@ class ScoringScreen(Screen):
         for name in self.players:
             selector.add_widget(
                 big_button(
-                    f"{letter(name)} · {name.capitalize()}",
+                    f"{letter(name)} · {player_name(name, capital=True)}",
                     lambda name=name: ctl.score_player(name),
                     background_color=colour(name),
                     color=text_colour(name),
@@ -268,7 +278,9 @@ class ScoringScreen(Screen):
             note = _(" (tie broken by the best artifact)") if tied else ""
             rows.append(
                 _("{place}. {player}: {score} VP").format(
-                    place=r["place"], player=r["player"].capitalize(), score=r["score"]
+                    place=r["place"],
+                    player=player_name(r["player"], capital=True),
+                    score=r["score"],
                 )
                 + note
             )
@@ -294,7 +306,7 @@ class ScoringScreen(Screen):
             edition, cards=("starter", "reserve", "dungeon", "promo"), tokens=False
         )
         Picker(
-            _("Add a card to {player}'s deck").format(player=self.player),
+            _("Add a card to {player}'s deck").format(player=player_name(self.player)),
             [(c.name, lambda c=c: ctl.add_to_deck(c.name)) for c in picks],
         ).open()
 
@@ -318,8 +330,8 @@ class AuditScreen(Screen):
             return
         lines = []
         for d in snap["draws"]:
-            bag = ", ".join(f"{k} {v}" for k, v in d["bag"].items() if v)
-            drawn = ", ".join(d["drawn"]) or "—"
+            bag = ", ".join(f"{player_name(k)} {v}" for k, v in d["bag"].items() if v)
+            drawn = ", ".join(player_name(c) for c in d["drawn"]) or "—"
             lines.append(
                 _("#{nonce}: bag {bag} → drew {drawn}").format(
                     nonce=d["nonce"], bag=bag, drawn=drawn

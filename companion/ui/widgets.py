@@ -6,6 +6,9 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.core.text.markup import MarkupLabel
+from kivy.metrics import sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -21,7 +24,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
-from companion.i18n import _, ngettext
+from companion.i18n import _, ed_, ned_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
 
 SEAT_COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
@@ -30,6 +33,71 @@ SEAT_COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
 class StatusBar(BoxLayout):
     text = StringProperty("")
     simulated = BooleanProperty(False)
+
+
+class FitText:
+    """A text that must be read whole in every language: its font shrinks from
+    ``full_font_size`` (to ``min_font_size`` at most) until the text fits the widget,
+    wrapped to the widget's width when ``text_size`` has one."""
+
+    full_font_size = NumericProperty("15sp")
+    min_font_size = NumericProperty("11sp")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fitted: tuple[Any, ...] = ()
+        self.bind(text=self._refit, size=self._refit, full_font_size=self._refit, bold=self._refit,
+                  font_name=self._refit, markup=self._refit, text_size=self._refit)  # fmt: skip
+        self._refit()
+
+    def _refit(self, *args: Any) -> None:
+        full, least = self.full_font_size, self.min_font_size
+        wrap = None if self.shorten else self.text_size[0]  # shortened: one line
+        state = (self.text, self.width, self.height, full, least, wrap, self.bold, self.font_name)
+        if state == self._fitted:
+            return
+        self._fitted = state
+        size = full
+        if self.text and self.width > 1 and self.height > 1:
+            w, h = self._measure(full, wrap)
+            if w > self.width + 1 or h > self.height + 1:
+                size = self._largest_fitting(full, least, wrap, w, h)
+        self.font_size = size
+
+    def _largest_fitting(self, full: float, least: float, wrap: float | None, w: float,
+                         h: float) -> float:  # fmt: skip
+        if wrap is None:  # one line: its width follows the font, one guess is near
+            size = max(least, int(min(full * min(self.width / w, self.height / h), full - 1)))
+            while size > least and not self._fits(size, wrap):
+                size = max(least, size - sp(1))
+            return size
+        low, high = int(least), int(full) - 1  # wrapped: halve the range of whole pixels
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self._fits(middle, wrap):
+                low = middle
+            else:
+                high = middle - 1
+        return max(least, low)
+
+    def _measure(self, font_size: float, wrap: float | None) -> tuple[float, float]:
+        options = {k: getattr(self, k) for k in Label._font_properties}
+        options.update(font_size=font_size, text_size=(wrap, None), shorten=False)
+        core = (MarkupLabel if self.markup else CoreLabel)(**options)
+        core.refresh()
+        return core.content_size
+
+    def _fits(self, font_size: float, wrap: float | None) -> bool:
+        w, h = self._measure(font_size, wrap)
+        return w <= self.width + 1 and h <= self.height + 1
+
+
+class FitLabel(FitText, Label):
+    pass
+
+
+class FitToggleButton(FitText, ToggleButton):
+    pass
 
 
 class RageCell(Label):
@@ -60,7 +128,15 @@ class PlayerPanel(BoxLayout):
     def clank(self, n: int) -> None:
         App.get_running_app().controller.clank(n, player=self.player)
 
-    def show(self, name: str, p: dict[str, Any], area: int, active: bool, health: int) -> None:
+    def show(
+        self,
+        name: str,
+        p: dict[str, Any],
+        area: int,
+        active: bool,
+        health: int,
+        edition: str = "clank",
+    ) -> None:
         self.player = name
         self.letter = letter(name)
         self.swatch = list(colour(name))
@@ -68,23 +144,27 @@ class PlayerPanel(BoxLayout):
         self.active = active
         self.out = p["status"] != "playing"
         self.status_text = {
-            "playing": _("in the Depths") if p["in_depths"] else _("in the dungeon"),
+            "playing": ed_(edition, "in the Depths") if p["in_depths"] else _("in the dungeon"),
             "escaped": _("escaped"),
             "knocked_out": _("knocked out"),
         }[p["status"]]
-        self.clank_text = ngettext("{n} cube in Clank!", "{n} cubes in Clank!", area).format(n=area)
+        self.clank_text = ned_(edition, "{n} cube in Clank!", "{n} cubes in Clank!", area).format(
+            n=area
+        )
         state = "" if p["status"] == "playing" else " · " + self.status_text
         self.short_text = (
-            ngettext("{player}: {n} cube", "{player}: {n} cubes", area).format(player=name, n=area)
+            ngettext("{player}: {n} cube", "{player}: {n} cubes", area).format(
+                player=player_name(name), n=area
+            )
             + state
         )
         self.damage = p["damage"]
         self.meter = health
-        parts = [_("{n} gold").format(n=p["gold"])]
+        parts = [ngettext("{n} gold", "{n} gold", p["gold"]).format(n=p["gold"])]
         if p["artifacts"]:
             parts.append(_("artifact {v}").format(v="+".join(map(str, p["artifacts"]))))
         if p["credit"]:
-            parts.append(_("anti-clank {n}").format(n=p["credit"]))
+            parts.append(ed_(edition, "anti-clank {n}").format(n=p["credit"]))
         self.holdings_text = " · ".join(parts)
 
 
@@ -149,6 +229,7 @@ class TableScreen(Screen):
                 snap["clank_area"][name],
                 name == active and not snap["game_over"],
                 health,
+                snap["edition"],
             )
         self.refilling = snap["refill"] is not None
         self.game_over = snap["game_over"]
@@ -164,7 +245,7 @@ class TableScreen(Screen):
                 len(revealed),
             ).format(n=len(revealed))
         else:
-            self.end_turn_text = _("End turn ({player})").format(player=active)
+            self.end_turn_text = _("End turn ({player})").format(player=player_name(active))
         self.can_undo = bool(snap["can_undo"]) or bool(snap["refill"])
 
 
@@ -202,6 +283,13 @@ class TableScreen(Screen):
             App.get_running_app().controller.take(button.card)
 
 
+def edition() -> str:
+    """The edition on the table (its words name things on screen)."""
+    app = App.get_running_app()
+    table = app.controller.table if app is not None else None
+    return table.game.edition.name if table is not None else "clank"
+
+
 def _is_danger(card: str) -> bool:
     app = App.get_running_app()
     catalog = app.controller.table.game.catalog if app and app.controller.table else None
@@ -218,7 +306,8 @@ class NewGameScreen(Screen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         for name in SEAT_COLOURS:
-            button = ToggleButton(text=name.capitalize(), font_size="18sp", bold=True)
+            button = FitToggleButton(text=player_name(name, capital=True), full_font_size="18sp",
+                                     bold=True)  # fmt: skip
             button.colour_name = name
             button.background_normal = ""
             button.background_down = ""
@@ -243,15 +332,12 @@ class NewGameScreen(Screen):
             seat = (
                 self.seats.index(button.colour_name) + 1 if button.colour_name in self.seats else 0
             )
-            button.text = (
-                f"{seat}. {button.colour_name.capitalize()}"
-                if seat
-                else button.colour_name.capitalize()
-            )
+            shown = player_name(button.colour_name, capital=True)
+            button.text = f"{seat}. {shown}" if seat else shown
         count = len(self.seats)
         self.can_start = 2 <= count <= 6
         self.seats_text = (
-            ",  ".join(f"{i}. {s}" for i, s in enumerate(self.seats, start=1))
+            ",  ".join(f"{i}. {player_name(s)}" for i, s in enumerate(self.seats, start=1))
             if self.seats
             else _("No seats yet")
         )
@@ -280,8 +366,11 @@ class AttackView(ModalView):
 
     def play(self, draw: dict[str, Any], events: list[dict[str, Any]], step: float = 0.35) -> None:
         self.draw = draw
-        self.title = _("The dragon attacks! ({n} cubes)").format(n=len(draw["drawn"]))
-        bag = ", ".join(f"{k} {v}" for k, v in draw["bag"].items() if v)
+        n = len(draw["drawn"])
+        self.title = ned_(
+            edition(), "The dragon attacks! ({n} cube)", "The dragon attacks! ({n} cubes)", n
+        ).format(n=n)
+        bag = ", ".join(f"{player_name(k)} {v}" for k, v in draw["bag"].items() if v)
         self.bag_text = _("Bag before the draw: {bag} · draw #{nonce}").format(
             bag=bag, nonce=draw["nonce"]
         )
@@ -290,10 +379,13 @@ class AttackView(ModalView):
         for e in events:
             if e["event"] == "damage":
                 hurt[e["player"]] = hurt.get(e["player"], 0) + 1
-        lines = [_("{p}: {n} damage").format(p=p, n=n) for p, n in hurt.items()]
-        lines += [
-            f"[b][color=ff6655]{_('{p} is knocked out!').format(p=p)}[/color][/b]" for p in knocked
+        lines = [
+            ngettext("{p}: {n} damage", "{p}: {n} damage", n).format(p=player_name(p), n=n)
+            for p, n in hurt.items()
         ]
+        for p in knocked:
+            out = _("{p} is knocked out!").format(p=player_name(p))
+            lines.append(f"[b][color=ff6655]{out}[/color][/b]")
         self.outcome = "\n".join(lines) or _("Only black cubes: nobody is hurt.")
         self.dismiss_text = _("Continue")
         self.ids.cubes.clear_widgets()
@@ -304,7 +396,7 @@ class AttackView(ModalView):
             if not cubes:
                 if knocked:  # a knock-out is read before it can be dismissed
                     self.dismiss_text = _("Read: {players} knocked out").format(
-                        players=", ".join(knocked)
+                        players=", ".join(player_name(p) for p in knocked)
                     )
                     Clock.schedule_once(lambda dt: setattr(self, "finished", True), 4 * step)
                 else:
