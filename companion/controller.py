@@ -205,6 +205,11 @@ class Controller:
         self._signal("scan_ok")
         self._tell(Update("opening", _("{card} laid out").format(card=c.name), component=c))
 
+    def _end_opening(self) -> None:
+        self.opening = None
+        self.words = ""
+        self._save()
+
     def drop_opening_card(self) -> None:
         if self.opening:
             self.opening.pop()
@@ -221,9 +226,8 @@ class Controller:
         cards = [c["name"] for c in self.opening]
         if cards and not self.do({"do": "row", "cards": cards}):
             return False
-        self.opening = None
-        self.words = ""
-        self._save()
+        if self.opening is not None:  # no row laid out: nothing else ended it
+            self._end_opening()
         self._tell(Update("game", _("the first turn begins")))
         return True
 
@@ -252,9 +256,7 @@ class Controller:
             self._tell(Update("rejected", str(e)))
             return False
         if self.opening is not None and action.get("do") != "seed":
-            self.opening = None  # the game has begun: the opening phase is over
-            self.words = ""
-            self._save()
+            self._end_opening()  # the game has begun
         if self.table.finished and self.scoring is None:
             self.scoring = self.table.game.state.seats[0]  # scoring begins with seat 1
             self.refill = None

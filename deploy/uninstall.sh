@@ -45,23 +45,18 @@ done
 if [ "$removed_units" = 1 ]; then
     systemctl daemon-reload
 fi
-if [ -L "$root$LINK" ]; then
-    rm -f "$root$LINK"
-    changed "removed $LINK"
-fi
-if [ -d "$root$OPT" ]; then
-    rm -rf "$root$OPT"
-    changed "removed the program $OPT"
-fi
+# remove PATH (under the root) if it is there, and say so: remove PATH MESSAGE
+remove() {
+    if [ -L "$root$1" ] || [ -e "$root$1" ]; then
+        rm -rf "$root$1"
+        changed "$2"
+    fi
+}
+remove "$LINK" "removed $LINK"
+remove "$OPT" "removed the program $OPT"
 if [ "$PURGE" = 1 ]; then
-    if [ -d "$root$UNIT_DIR/$SERVICE.d" ]; then
-        rm -rf "$root$UNIT_DIR/$SERVICE.d"
-        changed "removed your changes to the service ($UNIT_DIR/$SERVICE.d)"
-    fi
-    if [ -d "$root$ETC" ]; then
-        rm -rf "$root$ETC"
-        changed "removed the settings $ETC"
-    fi
+    remove "$UNIT_DIR/$SERVICE.d" "removed your changes to the service ($UNIT_DIR/$SERVICE.d)"
+    remove "$ETC" "removed the settings $ETC"
     if getent passwd "$SERVICE_USER" >/dev/null; then
         userdel "$SERVICE_USER"
         changed "removed the service account $SERVICE_USER"
