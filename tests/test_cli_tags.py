@@ -51,7 +51,15 @@ def run_with_stdin(
         stderr=subprocess.PIPE,
         env={**os.environ, "CLANK_CONFIG": config},
     )
-    assert child.stdin is not None and child.stdout is not None
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    # the reader says when it is up: lines written before then would arrive in one burst,
+    # inside the debounce window, however slowly the machine started the program
+    ready = time.monotonic() + timeout
+    with selectors.DefaultSelector() as sel:
+        sel.register(child.stderr, selectors.EVENT_READ)
+        while time.monotonic() < ready and sel.select(timeout=ready - time.monotonic()):
+            if b": connected" in child.stderr.readline() or child.poll() is not None:
+                break
     for line in lines.splitlines(keepends=True):
         child.stdin.write(line)
         child.stdin.flush()
