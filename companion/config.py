@@ -38,6 +38,7 @@ from typing import Any
 
 import platformdirs
 
+from companion.i18n import N_, Msg, Refusal
 from hardware.gpio import PanelPins
 from hardware.readers import SpecError, check_spec
 
@@ -46,8 +47,9 @@ SYSTEM_FILE = Path("/etc/clank-companion/config.toml")
 LANGUAGES = ("en", "ru", "uk", "es")
 
 
-class ConfigError(ValueError):
-    """A configuration file the companion cannot use; the message names file and key."""
+class ConfigError(Refusal):
+    """A configuration file the companion cannot use; the message names file and key
+    (``localized()`` in the table's language)."""
 
 
 @dataclass(frozen=True)
@@ -97,26 +99,33 @@ def candidates() -> list[Path]:
 def _typed(where: str, default: Any, value: Any) -> Any:
     """The value, if it has the type of the key's default; else a ConfigError."""
     if isinstance(default, bool):
-        ok, want = isinstance(value, bool), "true or false"
+        ok, want = isinstance(value, bool), N_("true or false")
     elif isinstance(default, str):
-        ok, want = isinstance(value, str), "text"
+        ok, want = isinstance(value, str), N_("text")
     elif isinstance(default, float):
-        ok, want = isinstance(value, int | float) and not isinstance(value, bool), "a number"
+        ok, want = isinstance(value, int | float) and not isinstance(value, bool), N_("a number")
     else:
-        ok, want = isinstance(value, int) and not isinstance(value, bool), "a whole number"
+        ok, want = isinstance(value, int) and not isinstance(value, bool), N_("a whole number")
     if not ok:
-        raise ConfigError(f"{where}: expected {want}, got {value!r}")
+        raise ConfigError(
+            N_("{where}: expected {want}, got {value!r}"), where=where, want=Msg(want), value=value
+        )
     return float(value) if isinstance(default, float) else value
 
 
 def _section(where: str, cls: type, raw: Any) -> Any:
     if not isinstance(raw, dict):
-        raise ConfigError(f"{where}: expected a table of keys")
+        raise ConfigError(N_("{where}: expected a table of keys"), where=where)
     known = {f.name: f for f in fields(cls)}
     values = {}
     for key, value in raw.items():
         if key not in known:
-            raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
+            raise ConfigError(
+                N_("{where}: unknown key {key!r} (known: {known})"),
+                where=where,
+                key=key,
+                known=", ".join(known),
+            )
         values[key] = _typed(f"{where}.{key}", getattr(cls(), key), value)
     return cls(**values)
 
@@ -125,10 +134,12 @@ def parse_config(text: str, source: str) -> Config:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{source}: {e}") from None
+        raise ConfigError(N_("{where}: {problem}"), where=source, problem=str(e)) from None
     unknown = set(raw) - {"reader", "gpio", "app"}
     if unknown:
-        raise ConfigError(f"{source}: unknown section [{sorted(unknown)[0]}]")
+        raise ConfigError(
+            N_("{where}: unknown section [{section}]"), where=source, section=sorted(unknown)[0]
+        )
     config = Config(
         reader=_section(f"{source} [reader]", ReaderConfig, raw.get("reader", {})),
         gpio=_section(f"{source} [gpio]", PanelPins, raw.get("gpio", {})),
@@ -136,18 +147,23 @@ def parse_config(text: str, source: str) -> Config:
         source=source,
     )
     if config.reader.gone_after <= 0 or config.reader.window < 0:
-        raise ConfigError(f"{source} [reader]: gone_after must be positive, window not negative")
+        raise ConfigError(
+            N_("{where} [reader]: gone_after must be positive, window not negative"), where=source
+        )
     pins = [getattr(config.gpio, f.name) for f in fields(PanelPins)]
     if any(not 0 <= p <= 27 for p in pins) or len(set(pins)) != len(pins):
-        raise ConfigError(f"{source} [gpio]: pins are distinct BCM numbers from 0 to 27")
+        raise ConfigError(
+            N_("{where} [gpio]: pins are distinct BCM numbers from 0 to 27"), where=source
+        )
     try:
         check_spec(config.reader.spec)
     except SpecError as e:
-        raise ConfigError(f"{source} [reader]: {e}") from None
+        raise ConfigError(N_("{where} [reader]: {problem}"), where=source, problem=str(e)) from None
     if config.app.language not in (*LANGUAGES, "", "system"):
         raise ConfigError(
-            f"{source} [app]: language must be one of {', '.join(LANGUAGES)}"
-            ' (or "" for the system\'s)'
+            N_('{where} [app]: language must be one of {languages} (or "" for the system\'s)'),
+            where=source,
+            languages=", ".join(LANGUAGES),
         )
     return config
 
@@ -187,7 +203,9 @@ def save_config(config: Config, path: Path | None = None) -> Path:
         partial.write_text(text, encoding="utf-8")
         partial.replace(path)
     except OSError as e:
-        raise ConfigError(f"{path}: {e.strerror or e}") from None
+        raise ConfigError(
+            N_("{where}: {problem}"), where=str(path), problem=str(e.strerror or e)
+        ) from None
     return path
 
 
@@ -197,7 +215,9 @@ def load_config(path: Path | None = None) -> Config:
         try:
             return parse_config(path.read_text(encoding="utf-8"), str(path))
         except OSError as e:
-            raise ConfigError(f"{path}: {e.strerror or e}") from None
+            raise ConfigError(
+                N_("{where}: {problem}"), where=str(path), problem=str(e.strerror or e)
+            ) from None
     for candidate in candidates():
         if candidate.is_file():
             return load_config(candidate)

@@ -87,7 +87,7 @@ def test_unknown_names_are_rejected():
         ("clank", {"player": "pink", "n": 1}, "unknown player 'pink'"),
         ("take", {"card": "Excalibur"}, "unknown card 'Excalibur'"),
         ("token", {"player": "red", "name": "sword"}, "unknown"),
-        ("secret", {"player": "red", "name": "ruby"}, "unknown major secret or minor secret"),
+        ("secret", {"player": "red", "name": "ruby"}, "unknown secret"),
         ("row", {"cards": ["Burgle"]}, "not a dungeon card"),
         ("clank", {"player": "red"}, "missing field 'n'"),
         ("clank", {"player": "red", "n": "2"}, "whole number"),

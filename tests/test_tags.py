@@ -58,14 +58,14 @@ def test_bulk_enrollment_walks_every_copy(registry):
     names = [str(c) for c in targets]
     assert names.count("special monkey idol (clank)") == 3
     walk = BulkEnrollment(registry, targets)
-    assert walk.progress().startswith(f"1 of {len(targets)}: scan special")
+    assert str(walk.progress()).startswith(f"1 of {len(targets)}: scan special")
     walk.scanned("01020304")
     with pytest.raises(TagError, match="just enrolled"):
         walk.scanned("01020304")
     walk.skip()
     while not walk.done:
         walk.scanned(f"0A0B{walk.position:04X}")
-    assert walk.progress() == f"all {len(targets)} done"
+    assert str(walk.progress()) == f"all {len(targets)} done"
     assert len(registry.bindings()) == len(targets) - 1
 
 

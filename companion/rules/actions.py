@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.i18n import N_, Msg
 from companion.rules.errors import RuleError
 
 # field kinds: "str", "int", "bool", "cards" (list of strings)
@@ -56,22 +57,22 @@ def _typed(kind: str, value: Any) -> bool:
 
 
 _KIND_WORDS = {
-    "str": "a non-empty string",
-    "int": "a whole number",
-    "bool": "true or false",
-    "cards": "a list of card names",
+    "str": Msg(N_("a non-empty string")),
+    "int": Msg(N_("a whole number")),
+    "bool": Msg(N_("true or false")),
+    "cards": Msg(N_("a list of card names")),
 }
 
 
 def check_action(action: Any) -> dict[str, Any]:
     """Validate an action's shape; the rules check its meaning."""
     if not isinstance(action, dict):
-        raise RuleError("an action is a JSON object")
+        raise RuleError(N_("an action is a JSON object"))
     name = action.get("do")
     if not isinstance(name, str):
-        raise RuleError('an action needs "do" with the action\'s name')
+        raise RuleError(N_('an action needs "do" with the action\'s name'))
     if name not in _REQUIRED:
-        raise RuleError(f"unknown action {name!r}")
+        raise RuleError(N_("unknown action {name!r}"), name=name)
     required = _REQUIRED[name]
     optional = _OPTIONAL.get(name, {})
     out: dict[str, Any] = {"do": name}
@@ -80,13 +81,15 @@ def check_action(action: Any) -> dict[str, Any]:
             continue
         kind = required.get(key) or (optional[key][0] if key in optional else None)
         if kind is None:
-            raise RuleError(f"{name}: unknown field {key!r}")
+            raise RuleError(N_("unknown field {key!r}"), during=name, key=key)
         if not _typed(kind, value):
-            raise RuleError(f"{name}: {key!r} must be {_KIND_WORDS[kind]}")
+            raise RuleError(
+                N_("{key!r} must be {kind}"), during=name, key=key, kind=_KIND_WORDS[kind]
+            )
         out[key] = value
     for key in required:
         if key not in out:
-            raise RuleError(f"{name}: missing field {key!r}")
+            raise RuleError(N_("missing field {key!r}"), during=name, key=key)
     for key, (_, default) in optional.items():
         out.setdefault(key, default.copy() if isinstance(default, list) else default)
     return out

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.catalog import Card, Catalog, Token
+from companion.i18n import EN_, N_, NN_, Name
 from companion.rules.actions import check_action
 from companion.rules.errors import RuleError
 from companion.rules.scoring import Score, ranking, score_player
@@ -147,14 +148,14 @@ class Game:
 
     def _undo(self) -> list[Event]:
         if not self._history:
-            raise RuleError("undo: nothing to undo")
+            raise RuleError(N_("nothing to undo"), during="undo")
         step = self._history[-1]
         if step.before is None:
-            raise RuleError("undo: this action was replayed without its earlier state")
+            raise RuleError(N_("this action was replayed without its earlier state"), during="undo")
         if self.state.game_over and not step.before.game_over:
-            raise RuleError("undo: the game is over and the server seed is revealed")
+            raise RuleError(N_("the game is over and the server seed is revealed"), during="undo")
         if step.action["do"] == "seed" and self.next_nonce > 1:
-            raise RuleError("undo: the client seed is fixed, a draw has used it")
+            raise RuleError(N_("the client seed is fixed, a draw has used it"), during="undo")
         self._history.pop()
         self.state = step.before
         for record in step.draws:
@@ -195,38 +196,41 @@ class Game:
 
     def _running(self, what: str) -> None:
         if self.state.game_over:
-            raise RuleError(f"{what}: the game is over")
+            raise RuleError(N_("the game is over"), during=what)
 
     def _player(self, action: dict[str, Any], *, inside: bool = True) -> Player:
         name = action["player"]
         player = self.state.players.get(name)
         if player is None:
-            raise RuleError(f"{action['do']}: unknown player {name!r}")
+            raise RuleError(N_("unknown player {name!r}"), during=action["do"], name=name)
         if inside:
             self._running(action["do"])
             if not player.playing:
-                how = "escaped" if player.status == ESCAPED else "knocked out"
-                raise RuleError(f"{action['do']}: {name} is out of the dungeon ({how})")
+                if player.status == ESCAPED:
+                    out = N_("{player} is out of the dungeon (escaped)")
+                else:
+                    out = N_("{player} is out of the dungeon (knocked out)")
+                raise RuleError(out, during=action["do"], player=Name(name))
         return player
 
     def _card(self, what: str, name: str, *, dungeon: bool) -> Card:
         card = self.catalog.card(name)
         if card is None:
-            raise RuleError(f"{what}: unknown card {name!r}")
+            raise RuleError(N_("unknown card {name!r}"), during=what, name=name)
         if dungeon and not card.in_dungeon_deck:
-            raise RuleError(f"{what}: {card.name} is not a dungeon card")
+            raise RuleError(EN_("{card} is not a dungeon card"), during=what, card=card.name)
         return card
 
     def _catacombs_only(self, what: str) -> None:
         if self.edition.name != "catacombs":
-            raise RuleError(f"{what}: only in Clank! Catacombs")
+            raise RuleError(N_("only in Clank! Catacombs"), during=what)
 
     def _nonzero(self, action: dict[str, Any], *, positive: bool = False) -> int:
         n: int = action["n"]
         if positive and n < 1:
-            raise RuleError(f"{action['do']}: n must be at least 1")
+            raise RuleError(N_("n must be at least 1"), during=action["do"])
         if n == 0:
-            raise RuleError(f"{action['do']}: n must not be 0")
+            raise RuleError(N_("n must not be 0"), during=action["do"])
         return n
 
     def _token(self, what: str, kinds: tuple[str, ...], name: str) -> Token:
@@ -234,9 +238,15 @@ class Game:
             token = self.catalog.token(kind, name)
             if token is not None:
                 return token
-        raise RuleError(
-            f"{what}: unknown {' or '.join(k.replace('_', ' ') for k in kinds)} {name!r}"
-        )
+        if "prisoner" in kinds:
+            unknown = EN_("unknown prisoner {name!r}")
+        elif "major_secret" in kinds:
+            unknown = EN_("unknown secret {name!r}")
+        elif "special" in kinds:
+            unknown = EN_("unknown market item or token {name!r}")
+        else:
+            unknown = EN_("unknown market item {name!r}")
+        raise RuleError(unknown, during=what, name=name)
 
     def danger(self) -> int:
         return sum(1 for name in self.state.row if self.catalog.cards[name.lower()].danger)
@@ -356,11 +366,23 @@ class Game:
     def _check_outcome(request: DrawRequest, drawn: list[str]) -> None:
         want = min(max(request.count, 0), sum(request.bag.values()))
         if len(drawn) != want:
-            raise RuleError(f"draw: {len(drawn)} cubes drawn where {want} were asked")
+            raise RuleError(
+                NN_(
+                    "{n} cube drawn where {want} were asked",
+                    "{n} cubes drawn where {want} were asked",
+                ),
+                during="draw",
+                n=len(drawn),
+                want=want,
+            )
         left = dict(request.bag)
         for cube in drawn:
             if left.get(cube, 0) < 1:
-                raise RuleError(f"draw: a {cube} cube was drawn that is not in the bag")
+                raise RuleError(
+                    N_("a {cube} cube was drawn that is not in the bag"),
+                    during="draw",
+                    cube=Name(cube),
+                )
             left[cube] -= 1
 
     def _attack(self, extra: int, reason: str) -> None:
@@ -397,22 +419,34 @@ class Game:
     # ----------------------------------------------------------------- actions
     def _do_seed(self, a: dict[str, Any]) -> None:
         if self.next_nonce > 1:
-            raise RuleError("seed: the client seed cannot change once a draw has happened")
+            raise RuleError(
+                N_("the client seed cannot change once a draw has happened"), during="seed"
+            )
         self.state.client_seed = a["client_seed"]
 
     def _do_row(self, a: dict[str, Any]) -> None:
         self._running("row")
         s = self.state
         if s.opening_row_set or s.turn > 1 or s.row:
-            raise RuleError("row: the opening row is laid out before the first turn, once")
+            raise RuleError(
+                EN_("the opening row is laid out before the first turn, once"), during="row"
+            )
         cards = [self._card("row", name, dungeon=True) for name in a["cards"]]
         if len(cards) > self.edition.row_size:
-            raise RuleError(f"row: the dungeon row holds {self.edition.row_size} cards")
+            raise RuleError(
+                NN_("the dungeon row holds {n} card", "the dungeon row holds {n} cards"),
+                during="row",
+                n=self.edition.row_size,
+            )
         for card in cards:
             if card.dragon_attack:
                 raise RuleError(
-                    f"row: {card.name} shows the dragon-attack symbol; "
-                    "replace it and reshuffle it into the deck"
+                    EN_(
+                        "{card} shows the dragon-attack symbol; "
+                        "replace it and reshuffle it into the deck"
+                    ),
+                    during="row",
+                    card=card.name,
                 )
         s.opening_row_set = True
         self._enter_row(cards)
@@ -452,8 +486,10 @@ class Game:
         cards = [self._card("end_turn", name, dungeon=True) for name in a["revealed"]]
         if len(s.row) + len(cards) > self.edition.row_size:
             raise RuleError(
-                f"end_turn: the row would hold {len(s.row) + len(cards)} cards "
-                f"(at most {self.edition.row_size}); record the cards taken first"
+                EN_("the row would hold {n} cards (at most {most}); record the cards taken first"),
+                during="end_turn",
+                n=len(s.row) + len(cards),
+                most=self.edition.row_size,
             )
         for p in s.players.values():
             p.credit = 0
@@ -466,7 +502,7 @@ class Game:
         self._running("take")
         card = self._card("take", a["card"], dungeon=True)
         if card.name not in self.state.row:
-            raise RuleError(f"take: {card.name} is not in the dungeon row")
+            raise RuleError(EN_("{card} is not in the dungeon row"), during="take", card=card.name)
         self.state.row.remove(card.name)
 
     def _do_attack(self, a: dict[str, Any]) -> None:
@@ -487,11 +523,18 @@ class Game:
         p = self._player(a)
         value = a["value"]
         if value not in self.state.artifacts_left:
-            raise RuleError(f"artifact: no artifact worth {value} is left")
+            raise RuleError(N_("no artifact worth {value} is left"), during="artifact", value=value)
         room = 1 + p.tokens.get("backpack", 0)
         if len(p.artifacts) >= room:
             raise RuleError(
-                f"artifact: {p.name} already carries {len(p.artifacts)} (room for {room})"
+                NN_(
+                    "{player} already carries {n} artifact (room for {room})",
+                    "{player} already carries {n} artifacts (room for {room})",
+                ),
+                during="artifact",
+                player=Name(p.name),
+                n=len(p.artifacts),
+                room=room,
             )
         left = list(self.state.artifacts_left)
         left.remove(value)
@@ -530,12 +573,12 @@ class Game:
         kinds = ("market",) if market_only else ("market", "special")
         token = self._token(what, kinds, name)
         if token.name == "mastery token":
-            raise RuleError(f"{what}: the mastery token comes with escaping")
+            raise RuleError(N_("the mastery token comes with escaping"), during=what)
         if token.effect("crowns") is not None:
             if not self.state.crowns_left:
-                raise RuleError(f"{what}: no crown is left")
+                raise RuleError(N_("no crown is left"), during=what)
         elif self.state.stock.get(token.name, 0) < 1:
-            raise RuleError(f"{what}: no {token.name} is left")
+            raise RuleError(N_("no {item} is left"), during=what, item=token.name)
         return token
 
     def _take_token(self, p: Player, token: Token) -> None:
@@ -559,10 +602,19 @@ class Game:
         price = token.cost if token.cost is not None else 7
         if a["coupon"]:
             if p.coupons < 1:
-                raise RuleError(f"buy: {p.name} has no discount coupon")
+                raise RuleError(
+                    N_("{player} has no discount coupon"), during="buy", player=Name(p.name)
+                )
             price = max(0, price - self._coupon_value())
         if p.gold < price:
-            raise RuleError(f"buy: {token.name} costs {price} gold; {p.name} has {p.gold}")
+            raise RuleError(
+                EN_("{item} costs {price} gold; {player} has {gold}"),
+                during="buy",
+                item=token.name,
+                price=price,
+                player=Name(p.name),
+                gold=p.gold,
+            )
         if a["coupon"]:
             p.coupons -= 1
         p.gold -= price
@@ -579,7 +631,12 @@ class Game:
         p = self._player(a)
         n = self._nonzero(a)
         if p.gold + n < 0:
-            raise RuleError(f"gold: {p.name} has only {p.gold} gold")
+            raise RuleError(
+                EN_("{player} has only {gold} gold"),
+                during="gold",
+                player=Name(p.name),
+                gold=p.gold,
+            )
         p.gold += n
 
     def _do_damage(self, a: dict[str, Any]) -> None:
@@ -587,9 +644,22 @@ class Game:
         n = self._nonzero(a, positive=True)
         if a["voluntary"]:
             if p.supply < n:
-                raise RuleError(f"damage: {p.name} has {p.supply} cubes in supply, not {n}")
+                raise RuleError(
+                    NN_(
+                        "{player} has {n} cube in supply, not {wanted}",
+                        "{player} has {n} cubes in supply, not {wanted}",
+                    ),
+                    during="damage",
+                    player=Name(p.name),
+                    n=p.supply,
+                    wanted=n,
+                )
             if p.damage + n >= self.setup.health:
-                raise RuleError(f"damage: {p.name} may not choose damage that fills the meter")
+                raise RuleError(
+                    EN_("{player} may not choose damage that fills the meter"),
+                    during="damage",
+                    player=Name(p.name),
+                )
         for _ in range(n):
             if not p.playing:
                 break
@@ -602,16 +672,25 @@ class Game:
     def _do_depths(self, a: dict[str, Any]) -> None:
         p = self._player(a)
         if p.in_depths == a["in"]:
-            where = "in" if p.in_depths else "out of"
-            raise RuleError(f"depths: {p.name} is already {where} the Depths")
+            if p.in_depths:
+                already = EN_("{player} is already in the Depths")
+            else:
+                already = EN_("{player} is already out of the Depths")
+            raise RuleError(already, during="depths", player=Name(p.name))
         p.in_depths = a["in"]
 
     def _do_escape(self, a: dict[str, Any]) -> None:
         p = self._player(a)
         if not p.artifacts:
-            raise RuleError(f"escape: {p.name} carries no artifact")
+            raise RuleError(
+                N_("{player} carries no artifact"), during="escape", player=Name(p.name)
+            )
         if p.in_depths:
-            raise RuleError(f"escape: {p.name} is still in the Depths (record leaving them first)")
+            raise RuleError(
+                EN_("{player} is still in the Depths (record leaving them first)"),
+                during="escape",
+                player=Name(p.name),
+            )
         p.status = ESCAPED
         p.tokens = _plus_one(p.tokens, "mastery token")
         self._emit("escaped", player=p.name)
@@ -621,7 +700,7 @@ class Game:
         self._running("ghost")
         self._catacombs_only("ghost")
         if self.state.ghost_treasury < 1:
-            raise RuleError("ghost: no ghost cube is left in the treasury")
+            raise RuleError(EN_("no ghost cube is left in the treasury"), during="ghost")
         self.state.ghost_treasury -= 1
         self.state.area["ghost"] += 1
 
@@ -629,7 +708,9 @@ class Game:
         self._catacombs_only("shrine")
         p = self._player(a)
         if p.supply < 1:
-            raise RuleError(f"shrine: {p.name} has no cube in supply")
+            raise RuleError(
+                N_("{player} has no cube in supply"), during="shrine", player=Name(p.name)
+            )
         p.supply -= 1
         p.shrines += 1
         p.gold += p.shrines

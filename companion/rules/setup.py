@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.catalog import Catalog, CatalogError, EditionSettings, load_catalog
-from companion.i18n import _, ed_, ned_, ngettext, player_name
+from companion.i18n import N_, Name, _, ed_, ned_, ngettext, player_name
 from companion.rules.errors import RuleError
 from companion.rules.state import Player, State
 
@@ -67,35 +67,51 @@ def _applies(unconfirmed: str, players: int) -> bool:
 def make_setup(options: Any) -> Setup:
     """Validate the options of a new game; RuleError names the first problem."""
     if not isinstance(options, dict):
-        raise RuleError('"new" must be an object')
+        raise RuleError(N_('"new" must be an object'))
     unknown = set(options) - _NEW_FIELDS
     if unknown:
-        raise RuleError(f"new: unknown field {sorted(unknown)[0]!r}")
+        raise RuleError(N_("unknown field {key!r}"), during="new", key=sorted(unknown)[0])
     edition = options.get("edition")
     if not isinstance(edition, str):
-        raise RuleError('new: "edition" must be "clank" or "catacombs"')
+        raise RuleError(N_('"edition" must be "clank" or "catacombs"'), during="new")
     try:
         catalog = load_catalog(edition)
     except CatalogError as e:
-        raise RuleError(f"new: {e}") from None
+        raise RuleError(
+            N_("the box's catalog cannot be read: {problem}"), during="new", problem=str(e)
+        ) from None
     settings: EditionSettings = catalog.edition
     party = options.get("party", False)
     if not isinstance(party, bool):
-        raise RuleError('new: "party" must be true or false')
+        raise RuleError(N_('"party" must be true or false'), during="new")
     players = options.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RuleError('new: "players" must be a list of names')
+        raise RuleError(N_('"players" must be a list of names'), during="new")
     most = 6 if party else 4
     if not 2 <= len(players) <= most:
-        extra = "" if party else ' (5-6 need "party": true)'
-        raise RuleError(f"new: {len(players)} players; this game takes 2-{most}{extra}")
+        if party:
+            raise RuleError(
+                N_("{n} players; this game takes 2-{most}"), during="new", n=len(players), most=most
+            )
+        raise RuleError(
+            N_('{n} players; this game takes 2-{most} (5-6 need "party": true)'),
+            during="new",
+            n=len(players),
+            most=most,
+        )
     for name in players:
         if not _NAME.match(name):
-            raise RuleError(f"new: player name {name!r} must be a short lowercase word")
+            raise RuleError(
+                N_("player name {name!r} must be a short lowercase word"), during="new", name=name
+            )
         if name in RESERVED_NAMES:
-            raise RuleError(f"new: {name!r} is the name of a cube kind, not a player")
+            raise RuleError(
+                N_("{name!r} is the name of a cube kind, not a player"),
+                during="new",
+                name=Name(name),
+            )
     if len(set(players)) != len(players):
-        raise RuleError("new: player names must be distinct")
+        raise RuleError(N_("player names must be distinct"), during="new")
     unconfirmed = set(settings.unconfirmed)
     track = options.get("rage_track", list(settings.rage_track))
     if (
@@ -103,25 +119,27 @@ def make_setup(options: Any) -> Setup:
         or not track
         or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 30 for v in track)
     ):
-        raise RuleError('new: "rage_track" must be a list of cube counts (0-30)')
+        raise RuleError(N_('"rage_track" must be a list of cube counts (0-30)'), during="new")
     if "rage_track" in options:
         unconfirmed.discard("rage_track")
     count = len(players)
     default_start = settings.rage_start.get(count, 1)
     start = options.get("rage_start", min(default_start, len(track)))
     if not isinstance(start, int) or isinstance(start, bool) or not 1 <= start <= len(track):
-        raise RuleError(f'new: "rage_start" must be a space from 1 to {len(track)}')
+        raise RuleError(
+            N_('"rage_start" must be a space from 1 to {last}'), during="new", last=len(track)
+        )
     if "rage_start" in options:
         unconfirmed.discard("rage_start")
     unconfirmed.discard(f"rage_start.{count}" if "rage_start" in options else "")
     health = options.get("health", settings.health)
     if not isinstance(health, int) or isinstance(health, bool) or not 1 <= health <= 20:
-        raise RuleError('new: "health" must be a whole number from 1 to 20')
+        raise RuleError(N_('"health" must be a whole number from 1 to 20'), during="new")
     if "health" in options:
         unconfirmed.discard("health")
     client_seed = options.get("client_seed", "")
     if not isinstance(client_seed, str):
-        raise RuleError('new: "client_seed" must be a string')
+        raise RuleError(N_('"client_seed" must be a string'), during="new")
     relevant = sorted(u for u in unconfirmed if _applies(u, count))
     return Setup(
         edition=edition,

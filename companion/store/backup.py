@@ -12,6 +12,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from companion.i18n import N_
 from companion.store.db import StoreError
 
 PREFIX = "games-"
@@ -20,9 +21,9 @@ PREFIX = "games-"
 def backup(database: Path, folder: Path, *, keep: int = 7, now: float | None = None) -> Path:
     """Write ``folder/games-YYYYmmdd-HHMMSS.db`` (and its key) and keep the newest ``keep``."""
     if keep < 1:
-        raise StoreError("keep at least one backup")
+        raise StoreError(N_("keep at least one backup"))
     if not database.exists():
-        raise StoreError(f"no game database at {database}")
+        raise StoreError(N_("no game database at {database}"), database=str(database))
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     target = folder / f"{PREFIX}{stamp}.db"

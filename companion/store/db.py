@@ -13,14 +13,17 @@ from pathlib import Path
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from companion.i18n import N_, Refusal
+
 APPLICATION_ID = 0x436C6E6B  # "Clnk": marks a companion database
 SCHEMA_VERSION = 3
 
 migrations = Migrations("clank-companion")
 
 
-class StoreError(Exception):
-    """A database problem the table must hear about; nothing was written."""
+class StoreError(Refusal):
+    """A database problem the table must hear about; nothing was written.
+    ``localized()`` is the message in the table's language."""
 
 
 @migrations()
@@ -110,15 +113,24 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     except sqlite3.DatabaseError as e:
-        raise StoreError(f"{path} is not a companion database ({e})") from None
+        raise StoreError(
+            N_("{path} is not a companion database ({problem})"), path=str(path), problem=str(e)
+        ) from None
     if tables == 0 and app_id == 0:
         return True
     if app_id != APPLICATION_ID:
-        raise StoreError(f"{path} is a database of another program, not a companion database")
+        raise StoreError(
+            N_("{path} is a database of another program, not a companion database"), path=str(path)
+        )
     if version > SCHEMA_VERSION:
         raise StoreError(
-            f"{path} was written by a newer version of the companion "
-            f"(schema {version}, this one knows {SCHEMA_VERSION}); update the companion"
+            N_(
+                "{path} was written by a newer version of the companion "
+                "(schema {version}, this one knows {known}); update the companion"
+            ),
+            path=str(path),
+            version=version,
+            known=SCHEMA_VERSION,
         )
     return False
 
@@ -127,12 +139,14 @@ def open_database(path: Path | str) -> Database:
     """Open (creating if needed) and migrate the game database."""
     path = Path(path)
     if path.exists() and path.is_dir():
-        raise StoreError(f"{path} is a folder, not a database file")
+        raise StoreError(N_("{path} is a folder, not a database file"), path=str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     except sqlite3.Error as e:
-        raise StoreError(f"cannot open {path}: {e}") from None
+        raise StoreError(
+            N_("cannot open {path}: {problem}"), path=str(path), problem=str(e)
+        ) from None
     try:
         new = _check_identity(conn, path)
         conn.execute("PRAGMA journal_mode = WAL")
@@ -141,7 +155,9 @@ def open_database(path: Path | str) -> Database:
         if not new:
             problem = conn.execute("PRAGMA quick_check").fetchone()[0]
             if problem != "ok":
-                raise StoreError(f"{path} is damaged: {problem}")
+                raise StoreError(
+                    N_("{path} is damaged: {problem}"), path=str(path), problem=problem
+                )
         db = Database(conn)
         if new:
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -151,5 +167,7 @@ def open_database(path: Path | str) -> Database:
         raise
     except sqlite3.DatabaseError as e:
         conn.close()
-        raise StoreError(f"{path} is not a companion database ({e})") from None
+        raise StoreError(
+            N_("{path} is not a companion database ({problem})"), path=str(path), problem=str(e)
+        ) from None
     return db

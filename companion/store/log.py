@@ -12,6 +12,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from companion.audit.verify_log import FORMAT, GENESIS, VERSION, canonical, link_hash, record_bytes
+from companion.i18n import N_
 from companion.rules import RuleError, make_setup
 from companion.store.db import StoreError, open_database
 from companion.store.seal import load_key, seal, unseal
@@ -21,10 +22,10 @@ from companion.table import Table, draw_record
 def _sql_failure(e: sqlite3.Error) -> StoreError:
     text = str(e)
     if "full" in text:
-        return StoreError("the disk is full: the action was not recorded (free some space)")
+        return StoreError(N_("the disk is full: the action was not recorded (free some space)"))
     if "readonly" in text or "read-only" in text:
-        return StoreError("the database cannot be written: the action was not recorded")
-    return StoreError(f"the action was not recorded: {text}")
+        return StoreError(N_("the database cannot be written: the action was not recorded"))
+    return StoreError(N_("the action was not recorded: {problem}"), problem=text)
 
 
 class GameStore:
@@ -119,7 +120,7 @@ class GameStore:
         for item in self.games():
             if item["id"] == game:
                 return item
-        raise StoreError(f"no game {game} in {self.path}")
+        raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
 
     def last_unfinished(self) -> int | None:
         row = self.db.execute("SELECT max(id) FROM games WHERE status = 'playing'").fetchone()
@@ -186,7 +187,7 @@ class GameStore:
             "SELECT commitment, sealed_seed, status, server_seed FROM games WHERE id = ?", [game]
         ).fetchone()
         if row is None:
-            raise StoreError(f"no game {game} in {self.path}")
+            raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
         commitment, sealed, status, revealed = row
         seed = revealed or unseal(load_key(self.path, create=False), sealed, commitment)
         table, last = self.rebuild(game, seed)
@@ -207,13 +208,19 @@ class GameStore:
         rows = iter(records) if records is not None else self.records(game)
         first = next(rows, None)
         if first is None or first["kind"] != "new":
-            raise StoreError(f"game {game}: its log does not start with the game's set-up")
+            raise StoreError(
+                N_("game {game}: its log does not start with the game's set-up"), game=game
+            )
         try:
             table = Table(make_setup(first["body"]["setup"]), seed)
         except (RuleError, KeyError, TypeError) as e:
-            raise StoreError(f"game {game}: cannot set it up again ({e})") from None
+            raise StoreError(
+                N_("game {game}: cannot set it up again ({problem})"), game=game, problem=str(e)
+            ) from None
         if table.commitment != first["body"].get("commitment"):
-            raise StoreError(f"game {game}: the seed does not match the recorded commitment")
+            raise StoreError(
+                N_("game {game}: the seed does not match the recorded commitment"), game=game
+            )
         last = first
         for rec in rows:
             last = rec
@@ -223,20 +230,33 @@ class GameStore:
                 continue
             body = rec["body"]
             if not isinstance(body, dict):
-                raise StoreError(f"game {game} record {rec['seq']}: damaged")
+                raise StoreError(
+                    N_("game {game} record {record}: damaged"), game=game, record=rec["seq"]
+                )
             mark = len(table.game.draws)
             if table.abandoned:
-                raise StoreError(f"game {game} record {rec['seq']}: an action after abandoning")
+                raise StoreError(
+                    N_("game {game} record {record}: an action after abandoning"),
+                    game=game,
+                    record=rec["seq"],
+                )
             keep = needed is None or rec["seq"] in needed
             try:
                 events = table.game.apply(body["action"], keep_before=keep)
             except (RuleError, KeyError, TypeError) as e:
                 raise StoreError(
-                    f"game {game} record {rec['seq']}: refused on replay ({e})"
+                    N_("game {game} record {record}: refused on replay ({problem})"),
+                    game=game,
+                    record=rec["seq"],
+                    problem=e.message if isinstance(e, RuleError) else str(e),
                 ) from None
             draws = [draw_record(d) for d in table.game.draws[mark:]]
             if events != body.get("events") or draws != body.get("draws"):
-                raise StoreError(f"game {game} record {rec['seq']}: does not replay as recorded")
+                raise StoreError(
+                    N_("game {game} record {record}: does not replay as recorded"),
+                    game=game,
+                    record=rec["seq"],
+                )
         return table, last
 
 

@@ -14,6 +14,7 @@ import os
 import secrets
 from pathlib import Path
 
+from companion.i18n import N_
 from companion.store.db import StoreError
 
 
@@ -28,10 +29,11 @@ def load_key(db_path: Path, *, create: bool) -> bytes:
     except FileNotFoundError:
         if not create:
             raise StoreError(
-                f"the seal key {path} is missing: running games cannot be resumed"
+                N_("the seal key {path} is missing: running games cannot be resumed"),
+                path=str(path),
             ) from None
     except ValueError:
-        raise StoreError(f"the seal key {path} is damaged") from None
+        raise StoreError(N_("the seal key {path} is damaged"), path=str(path)) from None
     key = secrets.token_bytes(32)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -53,5 +55,5 @@ def seal(key: bytes, server_seed: str, commitment: str) -> str:
 def unseal(key: bytes, sealed: str, commitment: str) -> str:
     seed = seal(key, sealed, commitment)  # XOR is its own inverse
     if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != commitment:
-        raise StoreError("the seal key does not open this game's seed")
+        raise StoreError(N_("the seal key does not open this game's seed"))
     return seed

@@ -20,6 +20,7 @@ from typing import IO
 from sqlite_utils import Database
 
 from companion.catalog import CatalogError, load_catalog
+from companion.i18n import EN_, N_, NC_, Msg, Name, Refusal, pgettext
 from hardware.readers.base import normalise_uid
 
 TOKEN_KINDS = ("artifact", "major_secret", "minor_secret", "market", "special", "prisoner")
@@ -28,8 +29,16 @@ CSV_COLUMNS = ["uid", "kind", "edition", "name"]
 _COLOUR = re.compile(r"^[a-z][a-z0-9_-]{0,15}$")
 
 
-class TagError(ValueError):
-    """A binding the registry refuses; nothing was changed."""
+class TagError(Refusal):
+    """A binding the registry refuses; nothing was changed. ``localized()`` is the
+    reason in the table's language."""
+
+
+# The edition titles, as the screens name them (a tag names the edition by its key).
+EDITION_TITLES = {
+    "clank": NC_("edition", "Clank!"),
+    "catacombs": NC_("edition", "Clank! Catacombs"),
+}
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,54 @@ class Component:
         what = "card" if self.kind == "card" else self.kind.replace("_", " ")
         return f"{what} {self.name} ({self.edition})"
 
+    def localized(self, edition: str | None = None) -> str:
+        """The component in the table's language (card and token names are the catalog's)."""
+        if self.kind == "badge":
+            return Msg(N_("badge {colour}"), colour=Name(self.name)).localized()
+        return Msg(
+            N_("{kind} {name} ({edition})"),
+            kind=_KindWord(self.kind),
+            name=self.name,
+            edition=_Title(self.edition or ""),
+        ).localized(self.edition)
+
+
+class _Title(str):
+    """An edition's name inside a message: its title, in the table's language."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return load_catalog(str.__str__(self)).edition.title
+
+    def localized(self, edition: str | None = None) -> str:
+        title = EDITION_TITLES.get(str.__str__(self))
+        return pgettext("edition", title) if title else str(self)
+
+
+class _KindWord(str):
+    """A token kind inside a message ("major secret"), in the table's language."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return str.__str__(self).replace("_", " ")
+
+    def localized(self, edition: str | None = None) -> str:
+        return Msg(KIND_NAMES[str.__str__(self)]).localized(edition)
+
+
+KIND_NAMES = {
+    "card": N_("card"),
+    "artifact": N_("artifact"),
+    "major_secret": EN_("major secret"),
+    "minor_secret": EN_("minor secret"),
+    "market": EN_("market item"),
+    "special": N_("token"),
+    "prisoner": EN_("prisoner"),
+    "badge": N_("badge"),
+}
+
 
 @dataclass(frozen=True)
 class Binding:
@@ -54,24 +111,33 @@ class Binding:
 def resolve(kind: str, edition: str | None, name: str) -> Component:
     """The component as the catalog names it; TagError when there is none."""
     if kind not in KINDS:
-        raise TagError(f"unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+        raise TagError(
+            N_("unknown kind {kind!r} (kinds: {kinds})"), kind=kind, kinds=", ".join(KINDS)
+        )
     if kind == "badge":
         colour = name.strip().lower()
         if not _COLOUR.match(colour) or colour in ("black", "ghost"):
-            raise TagError(f"a badge names a player colour, not {name!r}")
+            raise TagError(N_("a badge names a player colour, not {name!r}"), name=name)
         return Component("badge", None, colour)
     try:
         catalog = load_catalog(edition or "")
     except CatalogError as e:
-        raise TagError(str(e)) from None
+        raise TagError(N_("the box's catalog cannot be read: {problem}"), problem=str(e)) from None
     if kind == "card":
         card = catalog.card(name)
         if card is None:
-            raise TagError(f"no card {name!r} in {catalog.edition.title}")
+            raise TagError(
+                N_("no card {name!r} in {edition}"), name=name, edition=_Title(catalog.edition.name)
+            )
         return Component("card", catalog.edition.name, card.name)
     token = catalog.token(kind, name)
     if token is None:
-        raise TagError(f"no {kind.replace('_', ' ')} {name!r} in {catalog.edition.title}")
+        raise TagError(
+            EN_("no {kind} {name!r} in {edition}"),
+            kind=_KindWord(kind),
+            name=name,
+            edition=_Title(catalog.edition.name),
+        )
     return Component(kind, catalog.edition.name, token.name)
 
 
@@ -114,7 +180,11 @@ class TagRegistry:
         uid = normalise_uid(uid)
         current = self.lookup(uid)
         if current is not None and current != component and not rebind:
-            raise TagError(f"tag {uid} is already {current}; re-bind it to change that")
+            raise TagError(
+                N_("tag {uid} is already {component}; re-bind it to change that"),
+                uid=uid,
+                component=current,
+            )
         now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         self.db.execute(
             "INSERT INTO tags (uid, kind, edition, name, enrolled_at) VALUES (?, ?, ?, ?, ?) "
@@ -149,34 +219,41 @@ class TagRegistry:
         """Import a shared tag set; every row is checked first, then all are bound at once."""
         reader = csv.DictReader(io.StringIO(text))
         if reader.fieldnames != CSV_COLUMNS:
-            raise TagError(f"line 1: the header must be {','.join(CSV_COLUMNS)}")
+            raise TagError(
+                N_("line 1: the header must be {columns}"), columns=",".join(CSV_COLUMNS)
+            )
         planned: list[tuple[str, Component]] = []
         seen: set[str] = set()
         for row in reader:
-            where = f"line {reader.line_num}"
+            line = reader.line_num
             if None in row or any(v is None for v in row.values()):
-                raise TagError(f"{where}: wrong number of fields")
+                raise TagError(N_("line {line}: wrong number of fields"), line=line)
             try:
                 uid = normalise_uid(row["uid"])
             except ValueError as e:
-                raise TagError(f"{where}: {e}") from None
+                raise TagError(N_("line {line}: {problem}"), line=line, problem=str(e)) from None
             if uid in seen:
-                raise TagError(f"{where}: tag {uid} is listed twice")
+                raise TagError(N_("line {line}: tag {uid} is listed twice"), line=line, uid=uid)
             seen.add(uid)
             try:
                 component = resolve(row["kind"], row["edition"] or None, row["name"])
             except TagError as e:
-                raise TagError(f"{where}: {e}") from None
+                raise TagError(N_("line {line}: {problem}"), line=line, problem=e.message) from None
             current = self.lookup(uid)
             if current is not None and current != component and not rebind:
-                raise TagError(f"{where}: tag {uid} is already {current} (import with re-bind)")
+                raise TagError(
+                    N_("line {line}: tag {uid} is already {component} (import with re-bind)"),
+                    line=line,
+                    uid=uid,
+                    component=current,
+                )
             planned.append((uid, component))
         try:
             with self.db.atomic():
                 for uid, component in planned:
                     self.bind(uid, component, rebind=True)
         except sqlite3.Error as e:
-            raise TagError(f"nothing was imported: {e}") from None
+            raise TagError(N_("nothing was imported: {problem}"), problem=str(e)) from None
         return len(planned)
 
 
@@ -197,19 +274,29 @@ class BulkEnrollment:
     def done(self) -> bool:
         return self.current is None
 
-    def progress(self) -> str:
+    def progress(self) -> Msg:
+        """Where the walk is: ``str()`` in English, ``localized()`` for the table."""
         if self.done:
-            return f"all {len(self.targets)} done"
-        return f"{self.position + 1} of {len(self.targets)}: scan {self.current}"
+            return Msg(N_("all {n} done"), n=len(self.targets))
+        return Msg(
+            N_("{position} of {n}: scan {component}"),
+            position=self.position + 1,
+            n=len(self.targets),
+            component=self.current,
+        )
 
     def scanned(self, uid: str, *, rebind: bool = False) -> Binding:
         """Bind the current component; TagError (position unchanged) if the tag is taken."""
         component = self.current
         if component is None:
-            raise TagError("enrollment is finished")
+            raise TagError(N_("enrollment is finished"))
         uid = normalise_uid(uid)
         if any(b.uid == uid for b in self.bound):
-            raise TagError(f"tag {uid} was just enrolled as {self.registry.lookup(uid)}")
+            raise TagError(
+                N_("tag {uid} was just enrolled as {component}"),
+                uid=uid,
+                component=self.registry.lookup(uid),
+            )
         binding = self.registry.bind(uid, component, rebind=rebind)
         self.bound.append(binding)
         self.position += 1
