@@ -18,79 +18,187 @@ from companion import __version__
 from companion.audit.check import export_game, verify_store
 from companion.catalog import CatalogError
 from companion.config import ConfigError, load_config
+from companion.i18n import (
+    EN_,
+    N_,
+    Msg,
+    _,
+    ed_,
+    localized,
+    ned_,
+    ngettext,
+    pgettext,
+    player_name,
+    set_language,
+)
 from companion.rules import RuleError
 from companion.script import Replay, ScriptError, play, replay
 from companion.store import GameStore, StoreError
-from companion.store.tags import KINDS, BulkEnrollment, TagError, TagRegistry, components
+from companion.store.tags import (
+    EDITION_TITLES,
+    KINDS,
+    BulkEnrollment,
+    TagError,
+    TagRegistry,
+    components,
+)
+from companion.table import Table
 from hardware.readers import ReaderStatus, ReaderWorker, Scan, SpecError, make_reader
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DEMO = "clank-4-players.jsonl"
 
 
-def describe_event(event: dict[str, Any]) -> str:
+GAME_OVER = {
+    "nobody is left in the dungeon": EN_("nobody is left in the dungeon"),
+    "the dragon bag is empty": EN_("the dragon bag is empty"),
+    "the countdown reached its last space": EN_("the countdown reached its last space"),
+    "the dungeon deck cannot refill the row": EN_("the dungeon deck cannot refill the row"),
+}
+DRAW_REASONS = {"attack": EN_("attack"), "countdown": EN_("countdown")}
+STATUS = {
+    "playing": N_("playing"),
+    "escaped": N_("escaped"),
+    "knocked_out": N_("knocked out"),
+}
+GAME_STATUS = {"playing": N_("playing"), "over": N_("over"), "abandoned": N_("abandoned")}
+READER_STATES = {
+    "connecting": N_("connecting"),
+    "connected": N_("connected"),
+    "lost": N_("lost"),
+    "reconnecting": N_("reconnecting"),
+    "stopped": N_("stopped"),
+}
+
+
+def _words(table: dict[str, str], key: str, edition: str | None = None) -> str:
+    """A value the engine names in English, as the reader's language says it."""
+    return Msg(table[key]).localized(edition) if key in table else key
+
+
+def _cubes(counts: dict[str, int]) -> str:
+    return ", ".join(f"{player_name(k)} {v}" for k, v in counts.items() if v)
+
+
+def describe_event(event: dict[str, Any], edition: str | None = None) -> str:
     """One event in words, for the terminal."""
     kind = event["event"]
+    who = player_name(event["player"]) if "player" in event else ""
     if kind == "draw":
-        drawn = ", ".join(event["drawn"]) or "nothing"
-        return f"dragon draw #{event['nonce']} ({event['reason']}, {event['count']} cubes): {drawn}"
+        drawn = ", ".join(player_name(c) for c in event["drawn"]) or _("nothing")
+        return ned_(
+            edition or "clank",
+            "dragon draw #{nonce} ({reason}, {n} cube): {drawn}",
+            "dragon draw #{nonce} ({reason}, {n} cubes): {drawn}",
+            event["count"],
+        ).format(
+            nonce=event["nonce"],
+            reason=_words(DRAW_REASONS, event["reason"], edition),
+            n=event["count"],
+            drawn=drawn,
+        )
     if kind == "damage":
-        return f"{event['player']} takes 1 damage ({event['health']} health left)"
+        return ed_(edition or "clank", "{player} takes 1 damage ({health} health left)").format(
+            player=who, health=event["health"]
+        )
     if kind == "knocked_out":
-        where = " in the Depths" if event["in_depths"] else ""
-        return f"{event['player']} is knocked out{where}"
+        if event["in_depths"]:
+            return ed_(edition or "clank", "{player} is knocked out in the Depths").format(
+                player=who
+            )
+        return _("{player} is knocked out").format(player=who)
     if kind == "clank":
-        text = f"{event['player']} clank {event['n']:+d}"
+        text = ed_(edition or "clank", "{player} clank {n}").format(
+            player=who, n=f"{event['n']:+d}"
+        )
         if event.get("cancelled"):
-            text += f" ({event['cancelled']} cancelled by anti-clank)"
+            text += " " + ed_(edition or "clank", "({n} cancelled by anti-clank)").format(
+                n=event["cancelled"]
+            )
         if event.get("credit"):
-            text += f" (anti-clank credit {event['credit']} this turn)"
+            text += " " + ed_(edition or "clank", "(anti-clank credit {n} this turn)").format(
+                n=event["credit"]
+            )
         return text
     if kind == "rage":
-        return f"rage: space {event['space']} ({event['draw']} cubes)"
+        return ned_(
+            edition or "clank",
+            "rage: space {space} ({n} cube)",
+            "rage: space {space} ({n} cubes)",
+            event["draw"],
+        ).format(space=event["space"], n=event["draw"])
     if kind == "turn":
-        return f"turn {event['number']}: {event['player']} plays"
+        return _("turn {number}: {player} plays").format(number=event["number"], player=who)
     if kind == "countdown":
-        return f"countdown: {event['player']} on space {event['space']}"
+        return _("countdown: {player} on space {space}").format(player=who, space=event["space"])
     if kind == "game_over":
-        return f"game over: {event['reason']}"
+        return _("game over: {reason}").format(reason=_words(GAME_OVER, event["reason"], edition))
     if kind == "arrive":
-        return f"{event['card']} arrives: {event['text']}"
+        return _("{card} arrives: {text}").format(card=event["card"], text=event["text"])
     rest = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
     return f"{kind.replace('_', ' ')}: {rest}" if rest else kind.replace("_", " ")
 
 
-def describe_state(out: dict[str, Any]) -> str:
-    """The final table in a few readable lines."""
+def describe_state(out: dict[str, Any], errors: list[str] | None = None) -> str:
+    """The final table in a few readable lines (``errors``: the refused lines as the
+    reader's language says them, else the English of ``out``)."""
+    edition = out["edition"]
+    turn = _("{edition} - turn {number}, {player} to play").format(
+        edition=pgettext("edition", EDITION_TITLES.get(edition, edition)),
+        number=out["turn"]["number"],
+        player=player_name(out["turn"]["active"]),
+    )
     lines = [
-        f"{out['edition']} - turn {out['turn']['number']}, {out['turn']['active']} to play"
-        + (" - GAME OVER" if out["game_over"] else ""),
-        f"rage space {out['rage']['space']} ({out['rage']['draw']} cubes), danger {out['danger']}, "
-        f"next attack draws {out['next_attack']}",
-        "bag: " + ", ".join(f"{k} {v}" for k, v in out["bag"].items() if v),
-        "Clank! area: " + ", ".join(f"{k} {v}" for k, v in out["clank_area"].items() if v),
+        turn + (_(" - GAME OVER") if out["game_over"] else ""),
+        ned_(
+            edition,
+            "rage space {space} ({n} cube), danger {danger}, next attack draws {next}",
+            "rage space {space} ({n} cubes), danger {danger}, next attack draws {next}",
+            out["rage"]["draw"],
+        ).format(
+            space=out["rage"]["space"],
+            n=out["rage"]["draw"],
+            danger=out["danger"],
+            next=out["next_attack"],
+        ),
+        ed_(edition, "bag: {cubes}").format(cubes=_cubes(out["bag"])),
+        ed_(edition, "Clank! area: {cubes}").format(cubes=_cubes(out["clank_area"])),
     ]
     if out["countdown"]:
         lines.append(
-            f"countdown: {out['countdown']['player']} on space {out['countdown']['space']}"
+            _("countdown: {player} on space {space}").format(
+                player=player_name(out["countdown"]["player"]), space=out["countdown"]["space"]
+            )
         )
     for name, p in out["players"].items():
-        score = "" if p["score"] is None else f", score {p['score']}"
+        score = "" if p["score"] is None else _(", score {score}").format(score=p["score"])
         arts = ",".join(map(str, p["artifacts"])) or "-"
-        lines.append(
-            f"  {name:<8} {p['status']:<11} health {p['health']:>2}  supply {p['supply']:>2}  "
-            f"gold {p['gold']:>2}  artifacts {arts}{score}"
+        line = ed_(
+            edition,
+            "{status} health {health:>2}  supply {supply:>2}  gold {gold:>2}  artifacts {arts}",
+        ).format(
+            status=f"{_words(STATUS, p['status']):<11}",
+            health=p["health"],
+            supply=p["supply"],
+            gold=p["gold"],
+            arts=arts,
         )
+        lines.append(f"  {player_name(name):<8} {line}{score}")
     if out["ranking"]:
-        lines.append(
-            "ranking: "
-            + "; ".join(f"{r['place']}. {r['player']} {r['score']}" for r in out["ranking"])
+        places = "; ".join(
+            f"{r['place']}. {player_name(r['player'])} {r['score']}" for r in out["ranking"]
         )
-    lines.append(f"draws: {len(out['draws'])}  commitment {out['commitment']}")
+        lines.append(_("ranking: {places}").format(places=places))
+    lines.append(
+        _("draws: {n}  commitment {commitment}").format(
+            n=len(out["draws"]), commitment=out["commitment"]
+        )
+    )
     if out["server_seed"]:
-        lines.append(f"server seed (revealed): {out['server_seed']}")
-    for err in out["errors"]:
-        lines.append(f"error: line {err['line']}: {err['reason']}")
+        lines.append(_("server seed (revealed): {seed}").format(seed=out["server_seed"]))
+    if errors is None:
+        errors = [_("line {line}: {reason}").format(**err) for err in out["errors"]]
+    lines += [_("error: {problem}").format(problem=e) for e in errors]
     return "\n".join(lines)
 
 
@@ -102,22 +210,29 @@ def default_db() -> Path:
     return Path(base) / "clank-companion" / "games.db"
 
 
-def _stepper(args: argparse.Namespace) -> Any:
-    """Prints each action once it is committed (commit before show)."""
+class _Stepper:
+    """Prints each action once it is committed (commit before show), in the words of the
+    game's edition once the game has started."""
 
-    def step(number: int, action: Any, events: Any, error: Any) -> None:
+    def __init__(self, args: argparse.Namespace, edition: str | None = None) -> None:
+        self.args = args
+        self.edition = edition
+
+    def started(self, table: Table) -> Table:
+        self.edition = table.game.edition.name
+        return table
+
+    def __call__(self, number: int, action: Any, events: Any, error: Any) -> None:
         if error is not None:
-            print(error, file=sys.stderr, flush=True)
+            print(error.localized(self.edition), file=sys.stderr, flush=True)
             return
-        if args.verbose:
+        if self.args.verbose:
             print(f"{number:>4} {json.dumps(action)}")
             for event in events:
-                print(f"       {describe_event(event)}")
+                print(f"       {describe_event(event, self.edition)}")
             sys.stdout.flush()
-            if getattr(args, "delay", 0):
-                time.sleep(args.delay)
-
-    return step
+            if getattr(self.args, "delay", 0):
+                time.sleep(self.args.delay)
 
 
 def _finish(args: argparse.Namespace, result: Replay) -> int:
@@ -126,27 +241,39 @@ def _finish(args: argparse.Namespace, result: Replay) -> int:
         json.dump(out, sys.stdout)
         sys.stdout.write("\n")
     else:
-        print(describe_state(out))
+        edition = out["edition"]
+        print(describe_state(out, [e.localized(edition) for e in result.refused]))
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    step = _Stepper(args)
     try:
         if not args.db:
-            result = replay(Path(args.file), keep_going=args.keep_going, on_step=_stepper(args))
+            result = replay(
+                Path(args.file),
+                keep_going=args.keep_going,
+                on_step=step,
+                start=lambda options: step.started(Table.from_options(options)),
+            )
             return _finish(args, result)
         with GameStore(args.db) as store:
             result = replay(
                 Path(args.file),
                 keep_going=args.keep_going,
-                on_step=_stepper(args),
-                start=store.start,
+                on_step=step,
+                start=lambda options: step.started(store.start(options)),
             )
             if result.table is not None and result.table.log is not None:
-                print(f"recorded as game {result.table.log.game} in {args.db}", file=sys.stderr)
+                print(
+                    _("recorded as game {game} in {db}").format(
+                        game=result.table.log.game, db=args.db
+                    ),
+                    file=sys.stderr,
+                )
             return _finish(args, result)
     except ScriptError as e:
-        print(str(e) if e.line else e.reason, file=sys.stderr)
+        print(e.localized(step.edition) if e.line else localized(e.problem), file=sys.stderr)
         return 2
 
 
@@ -161,10 +288,17 @@ def cmd_resume(args: argparse.Namespace) -> int:
     with GameStore(args.db) as store:
         game = args.game if args.game is not None else store.last_unfinished()
         if game is None:
-            print(f"no unfinished game in {args.db}", file=sys.stderr)
+            print(_("no unfinished game in {db}").format(db=args.db), file=sys.stderr)
             return 2
         table = store.resume(game)
-        print(f"resumed game {game}: {table.game.actions_seen} actions", file=sys.stderr)
+        print(
+            ngettext(
+                "resumed game {game}: {n} action",
+                "resumed game {game}: {n} actions",
+                table.game.actions_seen,
+            ).format(game=game, n=table.game.actions_seen),
+            file=sys.stderr,
+        )
         result = Replay(table=table, actions=table.game.actions_seen)
         if args.actions:
             if args.actions == "-":
@@ -177,10 +311,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
                         result,
                         _numbered(lines),
                         keep_going=args.keep_going,
-                        on_step=_stepper(args),
+                        on_step=_Stepper(args, table.game.edition.name),
                     )
             except ScriptError as e:
-                print(str(e), file=sys.stderr)
+                print(e.localized(), file=sys.stderr)
                 return 2
         return _finish(args, result)
 
@@ -192,12 +326,16 @@ def cmd_games(args: argparse.Namespace) -> int:
         print(json.dumps(games))
         return 0
     if not games:
-        print(f"no games in {args.db}")
+        print(_("no games in {db}").format(db=args.db))
     for g in games:
-        winner = f", winner {g['ranking'][0]['player']}" if g["ranking"] else ""
+        winner = ""
+        if g["ranking"]:
+            winner = _(", winner {player}").format(player=player_name(g["ranking"][0]["player"]))
+        actions = ngettext("{n} action", "{n} actions", g["actions"]).format(n=g["actions"])
         print(
-            f"game {g['id']:>3}  {g['created_at']}  {g['edition']:<9}  "
-            f"{'/'.join(g['players'])}  {g['status']:<9}  {g['actions']} actions{winner}"
+            f"{_('game')} {g['id']:>3}  {g['created_at']}  {g['edition']:<9}  "
+            f"{'/'.join(player_name(p) for p in g['players'])}  "
+            f"{_words(GAME_STATUS, g['status']):<9}  {actions}{winner}"
         )
     return 0
 
@@ -208,25 +346,35 @@ def cmd_abandon(args: argparse.Namespace) -> int:
         try:
             table.abandon(args.reason)
         except RuleError as e:
-            print(str(e), file=sys.stderr)
+            print(e.localized(table.game.edition.name), file=sys.stderr)
             return 2
-        print(f"game {args.game} abandoned; server seed {table.server_seed}")
+        print(
+            _("game {game} abandoned; server seed {seed}").format(
+                game=args.game, seed=table.server_seed
+            )
+        )
         return 0
 
 
 def cmd_audit_verify(args: argparse.Namespace) -> int:
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty() and total > 1:
-            print(f"\rchecking game {done} of {total}", end="", file=sys.stderr, flush=True)
+            text = _("checking game {done} of {total}").format(done=done, total=total)
+            print(f"\r{text}", end="", file=sys.stderr, flush=True)
 
     with GameStore(args.db) as store:
         results = verify_store(store, args.game, progress)
     if sys.stderr.isatty() and len(results) > 1:
         print(file=sys.stderr)
     for r in results:
-        print(f"game {r.game}: {'OK' if r.ok else 'FAILED'}: {r.message}")
+        verdict = _("OK") if r.ok else _("FAILED")
+        print(
+            _("game {game}: {verdict}: {message}").format(
+                game=r.game, verdict=verdict, message=r.message
+            )
+        )
     if not results:
-        print(f"no games in {args.db}")
+        print(_("no games in {db}").format(db=args.db))
     return 0 if all(r.ok for r in results) else 1
 
 
@@ -239,7 +387,14 @@ def cmd_audit_export(args: argparse.Namespace) -> int:
         with tmp.open("w", encoding="utf-8") as out:
             count = export_game(store, args.game, out)
         tmp.replace(args.output)
-    print(f"game {args.game}: {count} records written to {args.output}", file=sys.stderr)
+    print(
+        ngettext(
+            "game {game}: {n} record written to {path}",
+            "game {game}: {n} records written to {path}",
+            count,
+        ).format(game=args.game, n=count, path=args.output),
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -259,7 +414,14 @@ def _run_reader(
     scans: queue.Queue[Scan] = queue.Queue()
 
     def status(state: ReaderStatus, detail: str) -> None:
-        print(f"reader {device.name}: {state.value} {detail}".rstrip(), file=sys.stderr, flush=True)
+        shown = _words(READER_STATES, state.value)
+        print(
+            _("reader {name}: {state} {detail}")
+            .format(name=device.name, state=shown, detail=detail)
+            .rstrip(),
+            file=sys.stderr,
+            flush=True,
+        )
 
     worker = ReaderWorker(device, scans.put, status, gone_after=gone_after, window=window)
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -287,7 +449,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
         def show(scan: Scan) -> None:
             component = registry.lookup(scan.uid)
-            print(f"{scan.uid}  {component if component else 'unknown tag'}", flush=True)
+            shown = component.localized() if component else _("unknown tag")
+            print(f"{scan.uid}  {shown}", flush=True)
 
         return _run_reader(
             _reader_spec(args),
@@ -305,8 +468,8 @@ def cmd_tags_list(args: argparse.Namespace) -> int:
         print(json.dumps([{"uid": b.uid, **b.component.__dict__} for b in bindings]))
         return 0
     for b in bindings:
-        print(f"{b.uid:<20}  {b.component}")
-    print(f"{len(bindings)} tags", file=sys.stderr)
+        print(f"{b.uid:<20}  {b.component.localized()}")
+    print(ngettext("{n} tag", "{n} tags", len(bindings)).format(n=len(bindings)), file=sys.stderr)
     return 0
 
 
@@ -314,15 +477,24 @@ def cmd_tags_import(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        print(f"cannot read {args.file}: {e}", file=sys.stderr)
+        print(_("cannot read {path}: {problem}").format(path=args.file, problem=e), file=sys.stderr)
         return 2
     with GameStore(args.db) as store:
         try:
             count = TagRegistry(store.db).import_csv(text, rebind=args.rebind)
         except TagError as e:
-            print(f"{args.file}: {e}; nothing was imported", file=sys.stderr)
+            print(
+                _("{path}: {problem}; nothing was imported").format(
+                    path=args.file, problem=e.localized()
+                ),
+                file=sys.stderr,
+            )
             return 2
-    print(f"{count} tags imported from {args.file}")
+    print(
+        ngettext("{n} tag imported from {path}", "{n} tags imported from {path}", count).format(
+            n=count, path=args.file
+        )
+    )
     return 0
 
 
@@ -334,7 +506,12 @@ def cmd_tags_export(args: argparse.Namespace) -> int:
             return 0
         with open(args.output, "w", encoding="utf-8", newline="") as out:
             count = registry.export_csv(out)
-    print(f"{count} tags written to {args.output}", file=sys.stderr)
+    print(
+        ngettext("{n} tag written to {path}", "{n} tags written to {path}", count).format(
+            n=count, path=args.output
+        ),
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -343,24 +520,25 @@ def cmd_tags_enroll(args: argparse.Namespace) -> int:
     try:
         targets = components(args.edition, args.kind or ["card"], args.set or [], party=args.party)
     except (CatalogError, TagError) as e:
-        print(str(e), file=sys.stderr)
+        print(localized(e), file=sys.stderr)
         return 2
     if not targets:
-        print("nothing to enroll with those choices", file=sys.stderr)
+        print(_("nothing to enroll with those choices"), file=sys.stderr)
         return 2
     with GameStore(args.db) as store:
         walk = BulkEnrollment(TagRegistry(store.db), targets)
-        for _ in range(max(0, args.start - 1)):
+        for _skipped in range(max(0, args.start - 1)):
             walk.skip()
-        print(walk.progress(), flush=True)
+        print(walk.progress().localized(args.edition), flush=True)
 
         def enroll(scan: Scan) -> bool:
             try:
                 binding = walk.scanned(scan.uid, rebind=args.rebind)
-                print(f"  {binding.uid} is {binding.component}", flush=True)
+                shown = binding.component.localized()
+                print("  " + _("{uid} is {component}").format(uid=binding.uid, component=shown))
             except TagError as e:
-                print(f"  {e}", flush=True)
-            print(walk.progress(), flush=True)
+                print(f"  {e.localized(args.edition)}", flush=True)
+            print(walk.progress().localized(args.edition), flush=True)
             return not walk.done
 
         code = _run_reader(
@@ -371,17 +549,20 @@ def cmd_tags_enroll(args: argparse.Namespace) -> int:
             stop=threading.Event(),
         )
     if not walk.done:
-        print(f"stopped; continue with --start {walk.position + 1}", file=sys.stderr)
+        print(
+            _("stopped; continue with --start {position}").format(position=walk.position + 1),
+            file=sys.stderr,
+        )
     return code
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     path = EXAMPLES / args.game
     if not path.exists():
-        print(f"demo game not found: {path}", file=sys.stderr)
+        print(_("demo game not found: {path}").format(path=path), file=sys.stderr)
         return 2
-    print(f"Replaying {path.name}: a recorded game, action by action.")
-    print(f"It is recorded in {args.db} (see: clank-companion games).\n")
+    print(_("Replaying {name}: a recorded game, action by action.").format(name=path.name))
+    print(_("It is recorded in {db} (see: clank-companion games).").format(db=args.db) + "\n")
     ns = argparse.Namespace(
         file=str(path), json=False, keep_going=False, verbose=True, delay=args.delay, db=args.db
     )
@@ -404,116 +585,137 @@ def cmd_backup(args: argparse.Namespace) -> int:
     from companion.store.backup import backup
 
     made = backup(Path(args.db), Path(args.to), keep=args.keep)
-    print(f"backed up {args.db} to {made}")
+    print(_("backed up {db} to {copy}").format(db=args.db, copy=made))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="clank-companion",
-        description="Table companion for Clank! and Clank! Catacombs: the dragon bag, "
-        "the noise and the pain, kept fair and never lost.",
+        description=_(
+            "Table companion for Clank! and Clank! Catacombs: the dragon bag, "
+            "the noise and the pain, kept fair and never lost."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command")
-    db_help = "the game database (default: $CLANK_DB or ~/.local/share/clank-companion/games.db)"
-    p = sub.add_parser("replay", help="replay a table script (JSON Lines of actions)")
-    p.add_argument("file", help="the script: one JSON action per line")
-    p.add_argument("--json", action="store_true", help="print the final state as JSON")
+    db_help = _("the game database (default: $CLANK_DB or ~/.local/share/clank-companion/games.db)")
+    p = sub.add_parser("replay", help=_("replay a table script (JSON Lines of actions)"))
+    p.add_argument("file", help=_("the script: one JSON action per line"))
+    p.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
     p.add_argument(
-        "--keep-going", action="store_true", help="report bad lines in 'errors' and go on"
+        "--keep-going", action="store_true", help=_("report bad lines in 'errors' and go on")
     )
-    p.add_argument("-v", "--verbose", action="store_true", help="print every action and event")
+    p.add_argument("-v", "--verbose", action="store_true", help=_("print every action and event"))
     p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
-    p.add_argument("--db", help="record the game in this database (commit before show)")
+    p.add_argument("--db", help=_("record the game in this database (commit before show)"))
     p.set_defaults(func=cmd_replay)
-    g = sub.add_parser("games", help="list the games in a database")
+    g = sub.add_parser("games", help=_("list the games in a database"))
     g.add_argument("--db", default=str(default_db()), help=db_help)
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_games)
-    r = sub.add_parser("resume", help="continue a game from its log (after a power cut)")
+    r = sub.add_parser("resume", help=_("continue a game from its log (after a power cut)"))
     r.add_argument("--db", default=str(default_db()), help=db_help)
-    r.add_argument("--game", type=int, help="the game (default: the last unfinished one)")
-    r.add_argument("--actions", help="more actions to apply: a file, or - for standard input")
+    r.add_argument("--game", type=int, help=_("the game (default: the last unfinished one)"))
+    r.add_argument("--actions", help=_("more actions to apply: a file, or - for standard input"))
     r.add_argument("--json", action="store_true")
     r.add_argument("--keep-going", action="store_true")
     r.add_argument("-v", "--verbose", action="store_true")
     r.set_defaults(func=cmd_resume)
-    a = sub.add_parser("abandon", help="give up a game and reveal its server seed")
+    a = sub.add_parser("abandon", help=_("give up a game and reveal its server seed"))
     a.add_argument("--db", default=str(default_db()), help=db_help)
     a.add_argument("--game", type=int, required=True)
     a.add_argument("--reason", default="abandoned at the table")
     a.set_defaults(func=cmd_abandon)
-    au = sub.add_parser("audit", help="check or export game logs")
+    au = sub.add_parser("audit", help=_("check or export game logs"))
     asub = au.add_subparsers(dest="audit_command", required=True)
-    v = asub.add_parser("verify", help="check the chain, the seed and every draw")
+    v = asub.add_parser("verify", help=_("check the chain, the seed and every draw"))
     v.add_argument("--db", default=str(default_db()), help=db_help)
     v.add_argument("--game", type=int)
     v.set_defaults(func=cmd_audit_verify)
-    e = asub.add_parser("export", help="write a game as JSON Lines for the standalone verifier")
+    e = asub.add_parser("export", help=_("write a game as JSON Lines for the standalone verifier"))
     e.add_argument("--db", default=str(default_db()), help=db_help)
     e.add_argument("--game", type=int, required=True)
-    e.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    e.add_argument("-o", "--output", help=_("the file to write (default: standard output)"))
     e.set_defaults(func=cmd_audit_export)
-    sc = sub.add_parser("scan", help="print every accepted scan (to check a reader's wiring)")
-    sc.add_argument("--reader", help="reader spec (default: the configuration, else fake)")
+    sc = sub.add_parser("scan", help=_("print every accepted scan (to check a reader's wiring)"))
+    sc.add_argument("--reader", help=_("reader spec (default: the configuration, else fake)"))
     sc.add_argument("--db", default=str(default_db()), help=db_help)
     sc.set_defaults(func=cmd_scan)
-    tg = sub.add_parser("tags", help="the tag registry: which sticker is which component")
+    tg = sub.add_parser("tags", help=_("the tag registry: which sticker is which component"))
     tsub = tg.add_subparsers(dest="tags_command", required=True)
-    tl = tsub.add_parser("list", help="list the enrolled tags")
+    tl = tsub.add_parser("list", help=_("list the enrolled tags"))
     tl.add_argument("--db", default=str(default_db()), help=db_help)
     tl.add_argument("--edition", choices=["clank", "catacombs"])
     tl.add_argument("--json", action="store_true")
     tl.set_defaults(func=cmd_tags_list)
-    ti = tsub.add_parser("import", help="import a shared tag set (CSV: uid,kind,edition,name)")
+    ti = tsub.add_parser("import", help=_("import a shared tag set (CSV: uid,kind,edition,name)"))
     ti.add_argument("file")
     ti.add_argument("--db", default=str(default_db()), help=db_help)
-    ti.add_argument("--rebind", action="store_true", help="let the file re-bind known tags")
+    ti.add_argument("--rebind", action="store_true", help=_("let the file re-bind known tags"))
     ti.set_defaults(func=cmd_tags_import)
-    te = tsub.add_parser("export", help="write the tag set as CSV")
-    te.add_argument("-o", "--output", help="the file (default: standard output)")
+    te = tsub.add_parser("export", help=_("write the tag set as CSV"))
+    te.add_argument("-o", "--output", help=_("the file (default: standard output)"))
     te.add_argument("--db", default=str(default_db()), help=db_help)
     te.set_defaults(func=cmd_tags_export)
-    tn = tsub.add_parser("enroll", help="walk the components and scan each one's tag in turn")
+    tn = tsub.add_parser("enroll", help=_("walk the components and scan each one's tag in turn"))
     tn.add_argument("--edition", required=True, choices=["clank", "catacombs"])
     tn.add_argument(
         "--kind",
         action="append",
         choices=list(KINDS[:-1]),
-        help="card (default) or a token kind; repeat for several",
+        help=_("card (default) or a token kind; repeat for several"),
     )
     tn.add_argument(
         "--set",
         action="append",
         choices=["starter", "reserve", "dungeon", "promo"],
-        help="only cards of this set; repeat for several",
+        help=_("only cards of this set; repeat for several"),
     )
-    tn.add_argument("--party", action="store_true", help="include the Adventuring Party's tokens")
-    tn.add_argument("--start", type=int, default=1, help="begin at this position")
-    tn.add_argument("--rebind", action="store_true", help="re-bind tags already enrolled")
-    tn.add_argument("--reader", help="reader spec (default: the configuration, else fake)")
+    tn.add_argument(
+        "--party", action="store_true", help=_("include the Adventuring Party's tokens")
+    )
+    tn.add_argument("--start", type=int, default=1, help=_("begin at this position"))
+    tn.add_argument("--rebind", action="store_true", help=_("re-bind tags already enrolled"))
+    tn.add_argument("--reader", help=_("reader spec (default: the configuration, else fake)"))
     tn.add_argument("--db", default=str(default_db()), help=db_help)
     tn.set_defaults(func=cmd_tags_enroll)
-    ap = sub.add_parser("app", help="start the touchscreen (the default with no command)")
-    ap.add_argument("--db", help="the game database (default: the configuration's)")
-    ap.add_argument("--fullscreen", action="store_true", default=None, help="the kiosk")
-    ap.add_argument("--window", dest="fullscreen", action="store_false", help="an 800x480 window")
+    ap = sub.add_parser("app", help=_("start the touchscreen (the default with no command)"))
+    ap.add_argument("--db", help=_("the game database (default: the configuration's)"))
+    ap.add_argument("--fullscreen", action="store_true", default=None, help=_("the kiosk"))
+    ap.add_argument(
+        "--window", dest="fullscreen", action="store_false", help=_("an 800x480 window")
+    )
     ap.set_defaults(func=cmd_app)
-    bk = sub.add_parser("backup", help="copy the game database safely while it is in use")
+    bk = sub.add_parser("backup", help=_("copy the game database safely while it is in use"))
     bk.add_argument("--db", default=str(default_db()), help=db_help)
-    bk.add_argument("--to", required=True, help="the folder for the copies")
-    bk.add_argument("--keep", type=int, default=7, help="how many copies to keep (default 7)")
+    bk.add_argument("--to", required=True, help=_("the folder for the copies"))
+    bk.add_argument("--keep", type=int, default=7, help=_("how many copies to keep (default 7)"))
     bk.set_defaults(func=cmd_backup)
-    d = sub.add_parser("demo", help="watch a recorded game being replayed in the terminal")
-    d.add_argument("--game", default=DEMO, help=f"an example under examples/ (default {DEMO})")
-    d.add_argument("--delay", type=float, default=0.0, help="seconds between actions")
+    d = sub.add_parser("demo", help=_("watch a recorded game being replayed in the terminal"))
+    d.add_argument(
+        "--game",
+        default=DEMO,
+        help=_("an example under examples/ (default {demo})").format(demo=DEMO),
+    )
+    d.add_argument("--delay", type=float, default=0.0, help=_("seconds between actions"))
     d.add_argument("--db", default=str(default_db()), help=db_help)
     d.set_defaults(func=cmd_demo)
     return parser
 
 
+def choose_language() -> str:
+    """The configuration's language (else the system locale's) for what this prints;
+    a configuration that cannot be read is reported by the command that needs it."""
+    try:
+        setting = load_config().app.language
+    except ConfigError:
+        setting = ""
+    return set_language(setting)
+
+
 def main(argv: list[str] | None = None) -> int:
+    choose_language()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -521,7 +723,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except (StoreError, CatalogError, ConfigError) as e:
-        print(str(e), file=sys.stderr)
+        print(localized(e), file=sys.stderr)
         return 2
 
 

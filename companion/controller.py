@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.catalog import UNTAGGED
-from companion.i18n import _, ngettext, player_name
+from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
 from companion.store import GameStore, StoreError
 from companion.store.tags import Component, TagRegistry
@@ -132,10 +132,14 @@ class Controller:
         try:
             self.table.abandon(reason)
         except (RuleError, StoreError) as e:
-            self._tell(Update("rejected", str(e)))
+            self._tell(Update("rejected", self._reason(e)))
             return False
         self._tell(Update("game", _("game abandoned")))
         return True
+
+    def _reason(self, error: Exception) -> str:
+        """A refusal as the table reads it: its language, its edition's words."""
+        return localized(error, self.table.game.edition.name if self.table else None)
 
     def _clear(self) -> None:
         self.refill = None
@@ -197,7 +201,9 @@ class Controller:
             self._tell(Update("rejected", message))
             return
         if len(self.opening) >= size:
-            message = _("the opening row holds {size} cards").format(size=size)
+            message = ngettext(
+                "the opening row holds {size} card", "the opening row holds {size} cards", size
+            ).format(size=size)
             self._tell(Update("rejected", message))
             return
         self.opening.append({"name": c.name, "uid": uid or ""})
@@ -253,7 +259,7 @@ class Controller:
         try:
             events = self.table.apply(action)
         except (RuleError, StoreError) as e:
-            self._tell(Update("rejected", str(e)))
+            self._tell(Update("rejected", self._reason(e)))
             return False
         if self.opening is not None and action.get("do") != "seed":
             self._end_opening()  # the game has begun
@@ -397,13 +403,15 @@ class Controller:
             self._tell(Update("seat", message, uid=uid, component=component))
             return
         if self.table is None or self.table.abandoned:
-            message = _("{component}: no game is running").format(component=component)
+            message = _("{component}: no game is running").format(component=component.localized())
             self._tell(Update("ignored", message, uid=uid))
             return
         edition = self.table.game.edition.name
         if component.edition != edition:
             self._signal("unknown_tag")
-            message = _("{component} is not in this game's box").format(component=component)
+            message = _("{component} is not in this game's box").format(
+                component=component.localized()
+            )
             self._tell(Update("rejected", message, uid=uid))
             return
         if self.table.finished:
@@ -411,7 +419,7 @@ class Controller:
                 self._signal("scan_ok")
             elif component.kind != "card":
                 self._tell(Update("ignored", _("{component} was counted when it was taken")
-                                  .format(component=component)))  # fmt: skip
+                                  .format(component=component.localized())))  # fmt: skip
             return
         if self.opening is not None and component.kind == "card":
             self._opening_card(component, uid)

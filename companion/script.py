@@ -8,17 +8,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import N_, Msg, Refusal, _, localized
 from companion.rules import RuleError
 from companion.table import Table
 
 
 class ScriptError(ValueError):
-    """A problem with a script line; ``str()`` is ``line N: reason``."""
+    """A problem with a script line; ``str()`` is ``line N: reason`` in English (the
+    ``reason`` of the replay's ``errors``); ``localized()`` says it in the reader's
+    language."""
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
+    def __init__(self, line: int, problem: str | Msg | Refusal) -> None:
         self.line = line
-        self.reason = reason
+        self.problem = problem
+        self.reason = str(problem)
+        super().__init__(f"line {line}: {self.reason}")
+
+    def localized(self, edition: str | None = None) -> str:
+        reason = localized(self.problem, edition)
+        if isinstance(self.problem, Refusal) and self.problem.during:
+            reason = f"{self.problem.during}: {reason}"  # the script's own word for the action
+        return _("line {line}: {reason}").format(line=self.line, reason=reason)
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -26,12 +36,15 @@ def read_lines(path: Path) -> Iterator[tuple[int, str]]:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise ScriptError(0, f"cannot read {path}: {e.strerror or e}") from None
+        raise ScriptError(
+            0,
+            Msg(N_("cannot read {path}: {problem}"), path=str(path), problem=str(e.strerror or e)),
+        ) from None
     for number, raw in enumerate(data.splitlines(), start=1):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise ScriptError(number, "not UTF-8 text") from None
+            raise ScriptError(number, Msg(N_("not UTF-8 text"))) from None
         text = text.strip()
         if number == 1:
             text = text.removeprefix("\ufeff")
@@ -43,16 +56,20 @@ def parse_line(number: int, text: str) -> dict[str, Any]:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ScriptError(number, f"not valid JSON ({e.msg} at column {e.colno})") from None
+        raise ScriptError(
+            number,
+            Msg(N_("not valid JSON ({problem} at column {column})"), problem=e.msg, column=e.colno),
+        ) from None
     if not isinstance(obj, dict):
-        raise ScriptError(number, "each line is one JSON object")
+        raise ScriptError(number, Msg(N_("each line is one JSON object")))
     return obj
 
 
 @dataclass
 class Replay:
     table: Table | None = None
-    errors: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)  # as the JSON output says
+    refused: list[ScriptError] = field(default_factory=list)  # the same, to localize
     actions: int = 0
 
     def output(self) -> dict[str, Any]:
@@ -81,14 +98,16 @@ def replay(
     for number, text in lines:
         obj = parse_line(number, text)
         if "new" not in obj or len(obj) != 1:
-            raise ScriptError(number, 'the first line must be {"new": {...}}')
+            raise ScriptError(number, Msg(N_("the first line must be {new}"), new='{"new": {...}}'))
         try:
             result.table = start(obj["new"])
         except RuleError as e:
-            raise ScriptError(number, str(e)) from None
+            raise ScriptError(number, e) from None
         break
     else:
-        raise ScriptError(0, 'the script is empty: it needs a {"new": {...}} line')
+        raise ScriptError(
+            0, Msg(N_("the script is empty: it needs a {new} line"), new='{"new": {...}}')
+        )
     play(result, lines, keep_going=keep_going, on_step=on_step)
     return result
 
@@ -103,15 +122,16 @@ def play(
         try:
             action = parse_line(number, text)
             if "new" in action:
-                raise ScriptError(number, 'a script holds one game: a second "new" line')
+                raise ScriptError(number, Msg(N_('a script holds one game: a second "new" line')))
             try:
                 events = table.apply(action)
             except RuleError as e:
-                raise ScriptError(number, str(e)) from None
+                raise ScriptError(number, e) from None
         except ScriptError as e:
             if not keep_going:
                 raise
             result.errors.append({"line": e.line, "reason": e.reason})
+            result.refused.append(e)
             if on_step is not None:
                 on_step(number, None, None, e)
             continue

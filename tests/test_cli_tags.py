@@ -99,8 +99,8 @@ def test_scan_prints_known_and_unknown_tags(tmp_path, quick_debounce):
         config=quick_debounce,
     )
     assert out.splitlines() == [
-        "01020304  minor secret dragon egg (clank)",
-        "01020304  minor secret dragon egg (clank)",
+        "01020304  minor secret dragon egg (Clank!)",
+        "01020304  minor secret dragon egg (Clank!)",
         "AABBCCDDEEFF00  unknown tag",
     ]
 
@@ -125,8 +125,8 @@ def test_bulk_enrollment_from_the_command_line(tmp_path, capsys, quick_debounce)
         config=quick_debounce,
     )
     lines = out.splitlines()
-    assert lines[0] == "1 of 7: scan special monkey idol (clank)"
-    assert "  11111111 is special monkey idol (clank)" in lines
+    assert lines[0] == "1 of 7: scan token monkey idol (Clank!)"
+    assert "  11111111 is token monkey idol (Clank!)" in lines
     assert any("just enrolled" in line for line in lines)
     assert main(["tags", "list", "--db", db]) == 0
     assert capsys.readouterr().out.count("monkey idol") == 3

@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.i18n import EN_, N_, Msg, _
+
 SIMPLE_COUNTERS = frozenset(
     {"gold", "artifacts", "mastery", "monkey_idols", "crowns", "gems", "prisoners", "shrines"}
 )
@@ -54,6 +56,46 @@ class VPRule:
     def explain(self, count: Counter) -> str:
         """One line for the scoring screen: the rule and what it gave."""
         return f"{self.text} -> {self.value(count)}"
+
+    def described(self, edition: str | None = None) -> str:
+        """The rule in words, in the table's language ("1 VP per 5 gold")."""
+        if self.kind == "per":
+            what = " + ".join(counter_name(c, edition) for c in self.counters)
+            if self.every == 1:
+                return Msg(N_("{vp} VP per {what}"), vp=self.vp, what=what).localized()
+            return Msg(
+                N_("{vp} VP per {every} {what}"), vp=self.vp, every=self.every, what=what
+            ).localized()
+        if self.kind == "of":
+            what = ", ".join(counter_name(c, edition) for c in self.counters)
+            return Msg(
+                N_("{vp} VP with {need} of: {what}"), vp=self.vp, need=self.need, what=what
+            ).localized()
+        conditions = [
+            Msg(N_("{what} at least {k}"), what=counter_name(c, edition), k=k).localized()
+            for c, k in zip(self.counters, self.thresholds, strict=True)
+        ]
+        joined = _(" and ").join(conditions)
+        return Msg(N_("{vp} VP if {conditions}"), vp=self.vp, conditions=joined).localized()
+
+
+COUNTER_NAMES = {
+    "gold": EN_("gold"),
+    "artifacts": N_("artifacts"),
+    "mastery": N_("mastery token"),
+    "monkey_idols": EN_("monkey idols"),
+    "crowns": N_("crowns"),
+    "gems": N_("gems"),
+    "prisoners": EN_("prisoners"),
+    "shrines": EN_("wayshrines"),
+}
+
+
+def counter_name(counter: str, edition: str | None = None) -> str:
+    """A counter as the table reads it; a card or secret by its catalog name."""
+    if counter in COUNTER_NAMES:
+        return Msg(COUNTER_NAMES[counter]).localized(edition)
+    return counter.partition(":")[2] or counter
 
 
 def _counter(text: str) -> str:

@@ -6,7 +6,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.catalog import Catalog
+from companion.catalog.vprule import VPRule
+from companion.i18n import N_, Msg
 from companion.rules.state import KNOCKED_OUT, Player, State
+
+
+@dataclass(frozen=True)
+class Conditional:
+    """Conditional VP one component gave: its rule, and how much."""
+
+    source: str  # the card or prisoner
+    rule: VPRule
+    gained: int
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.rule.text} = {self.gained}"
+
+    def localized(self, edition: str | None = None) -> str:
+        return Msg(
+            N_("{source}: {rule} = {gained}"),
+            source=self.source,
+            rule=self.rule.described(edition),
+            gained=self.gained,
+        ).localized(edition)
 
 
 @dataclass
@@ -16,6 +38,7 @@ class Score:
     reason: str  # why the player scores nothing, else ""
     parts: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # conditional VP, one line each
+    conditional: list[Conditional] = field(default_factory=list)  # the same, for the screen
     best_artifact: int = 0
 
     @property
@@ -93,7 +116,7 @@ def score_player(catalog: Catalog, p: Player) -> Score:
         if token.vp_rule is not None:
             gained = token.vp_rule.value(count)
             prisoners += gained
-            score.notes.append(f"{name}: {token.vp_rule.text} = {gained}")
+            score.conditional.append(Conditional(name, token.vp_rule, gained))
     parts["prisoners"] = prisoners
     cards = 0
     for name in p.cards or []:
@@ -102,8 +125,9 @@ def score_player(catalog: Catalog, p: Player) -> Score:
         if card.vp_rule is not None:
             gained = card.vp_rule.value(count)
             cards += gained
-            score.notes.append(f"{card.name}: {card.vp_rule.text} = {gained}")
+            score.conditional.append(Conditional(card.name, card.vp_rule, gained))
     parts["cards"] = cards
+    score.notes = [str(c) for c in score.conditional]
     return score
 
 

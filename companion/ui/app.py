@@ -42,6 +42,8 @@ from companion.ui.screens import (
 from companion.ui.widgets import AttackView, NewGameScreen, StatusBar, TableScreen
 
 log = logging.getLogger(__name__)
+
+
 def _kv_dir() -> Path:
     checkout = Path(__file__).resolve().parent.parent.parent / "kv"
     installed = Path(sys.prefix) / "share" / "clank-companion" / "kv"
@@ -288,8 +290,10 @@ class CompanionApp(App):
         entries.append((_("A new, unknown tag"), lambda: self.on_scan(uid)))
         if ctl.phase in ("none", "abandoned"):
             entries += [
-                (_("Badge: {colour}").format(colour=player_name(b.name)),
-                 lambda b=b: ctl.scan_component(b))  # fmt: skip
+                (
+                    _("Badge: {colour}").format(colour=player_name(b.name)),
+                    lambda b=b: ctl.scan_component(b),
+                )  # fmt: skip
                 for b in _badges()
             ]
         sets = ("dungeon", "promo")
@@ -311,9 +315,13 @@ class CompanionApp(App):
             try:
                 binding = ctl.registry.bind(uid, component, rebind=rebind)
             except TagError as e:
-                then(str(e))
+                then(e.localized())
                 return
-            then(_("{uid} is now {component}").format(uid=binding.uid, component=component))
+            then(
+                _("{uid} is now {component}").format(
+                    uid=binding.uid, component=component.localized()
+                )
+            )
 
         entries = [(_("Badge: {colour}").format(colour=player_name(b.name)), lambda b=b: bind(b))
                    for b in _badges()]  # fmt: skip
@@ -355,4 +363,3 @@ def run_app(config_: Config, *, fullscreen: bool = False) -> int:
     with GameStore(config_.database) as store:
         CompanionApp(config_, store).run()
     return 0
-

@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.audit.check import export_game, verify_store
 from companion.config import LANGUAGES, ConfigError, save_config
-from companion.i18n import _, ed_, ngettext, player_name
+from companion.i18n import EN_, Msg, _, ed_, ngettext, player_name
 from companion.rules.setup import setup_checklist
 from companion.store.tags import BulkEnrollment, Component, TagError, components
 from companion.ui.colours import colour, letter, text_colour
@@ -247,7 +247,9 @@ class ScoringScreen(Screen):
         total = _("Total")
         lines.append(f"[b]{total}: {detail.get('total', 0)}[/b]")
         self.parts_text = "\n".join(lines)
-        self.notes_text = "\n".join(detail.get("conditional", []))
+        score = ctl.table.game.scores().get(self.player) if ctl.table is not None else None
+        conditional = score.conditional if score is not None else []
+        self.notes_text = "\n".join(c.localized(edition) for c in conditional)
         grid = self.ids.deck
         grid.clear_widgets()
         for name, n in sorted(Counter(cards).items()):
@@ -406,7 +408,7 @@ class TagsScreen(Screen):
             self.bulk = BulkEnrollment(
                 app().controller.registry, components(self.edition, ("card",), ("dungeon",))
             )
-            self.prompt = self.bulk.progress()
+            self.prompt = self.bulk.progress().localized()
         elif mode == "enroll":
             self.prompt = _("Scan the new tag.")
         elif mode == "rebind":
@@ -420,7 +422,7 @@ class TagsScreen(Screen):
     def skip(self) -> None:
         if self.bulk is not None:
             self.bulk.skip()
-            self.prompt = self.bulk.progress()
+            self.prompt = self.bulk.progress().localized()
 
     def scanned(self, uid: str) -> None:
         """A raw tag scan while this screen listens."""
@@ -429,11 +431,15 @@ class TagsScreen(Screen):
             try:
                 binding = self.bulk.scanned(uid)
             except TagError as e:
-                self.prompt = str(e) + "\n" + self.bulk.progress()
+                self.prompt = e.localized() + "\n" + self.bulk.progress().localized()
                 return
-            self.prompt = _("{uid} is {component}").format(
-                uid=binding.uid, component=binding.component
-            ) + "\n" + self.bulk.progress()
+            self.prompt = (
+                _("{uid} is {component}").format(
+                    uid=binding.uid, component=binding.component.localized()
+                )
+                + "\n"
+                + self.bulk.progress().localized()
+            )
             if self.bulk.done:
                 self.mode = ""
             self.refresh()
@@ -442,7 +448,7 @@ class TagsScreen(Screen):
             current = registry.lookup(uid)
             if current is not None and self.mode == "enroll":
                 self.prompt = _("{uid} is already {component}: use Re-bind").format(
-                    uid=uid, component=current
+                    uid=uid, component=current.localized()
                 )
                 return
             app().choose_binding(uid, rebind=self.mode == "rebind", then=self._bound)
@@ -454,6 +460,28 @@ class TagsScreen(Screen):
 
 
 # -------------------------------------------------------------------- settings
+UNCONFIRMED = {
+    "rage_track": EN_("the rage track"),
+    "rage_start": EN_("the rage start"),
+    "health": EN_("health"),
+}
+UNCONFIRMED_FOR = {
+    "rage_start": EN_("the rage start with {n} players"),
+    "starting_clank": EN_("the starting clank with {n} players"),
+}
+
+
+def unconfirmed_name(number: str, edition: str) -> str:
+    """An edition number the rulebooks do not confirm ("rage_start.5"), as the table
+    reads it."""
+    name, _dot, players = number.partition(".")
+    if players.isdigit() and name in UNCONFIRMED_FOR:
+        return Msg(UNCONFIRMED_FOR[name], n=int(players)).localized(edition)
+    if name in UNCONFIRMED and not players:
+        return Msg(UNCONFIRMED[name]).localized(edition)
+    return number
+
+
 class PinPad(ModalView):
     """The admin PIN, asked before Settings opens."""
 
@@ -490,7 +518,10 @@ class SettingsScreen(Screen):
         if ctl.table is not None:
             setup = ctl.table.setup
             unconfirmed = _("Edition numbers: rage start {r}, health {h}; unconfirmed: {u}").format(
-                r=setup.rage_start, h=setup.health, u=", ".join(setup.unconfirmed) or _("none")
+                r=setup.rage_start,
+                h=setup.health,
+                u=", ".join(unconfirmed_name(u, setup.edition) for u in setup.unconfirmed)
+                or _("none"),
             )
         self.details = "\n".join(
             [
@@ -510,12 +541,10 @@ class SettingsScreen(Screen):
         try:
             path = save_config(new)
         except ConfigError as e:
-            self.message = str(e)
+            self.message = e.localized()
             return
         a.settings_ = dataclasses.replace(new, source=str(path))
-        self.message = _("Saved to {path}; the reader changes at the next start.").format(
-            path=path
-        )
+        self.message = _("Saved to {path}; the reader changes at the next start.").format(path=path)
 
     def set_language(self, language: str) -> None:
         if language in LANGUAGES:

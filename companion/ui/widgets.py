@@ -248,7 +248,6 @@ class TableScreen(Screen):
             self.end_turn_text = _("End turn ({player})").format(player=player_name(active))
         self.can_undo = bool(snap["can_undo"]) or bool(snap["refill"])
 
-
     def _show_row(self, row: list[str], revealed: list[str]) -> None:
         """The row's buttons are kept and relabelled: rebuilding them at every scan would
         leave garbage for the collector to sweep in the middle of a game."""
