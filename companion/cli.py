@@ -29,6 +29,7 @@ from companion.i18n import (
     ngettext,
     pgettext,
     player_name,
+    reader_state,
     set_language,
 )
 from companion.rules import RuleError
@@ -62,13 +63,6 @@ STATUS = {
     "knocked_out": N_("knocked out"),
 }
 GAME_STATUS = {"playing": N_("playing"), "over": N_("over"), "abandoned": N_("abandoned")}
-READER_STATES = {
-    "connecting": N_("connecting"),
-    "connected": N_("connected"),
-    "lost": N_("lost"),
-    "reconnecting": N_("reconnecting"),
-    "stopped": N_("stopped"),
-}
 
 
 def _words(table: dict[str, str], key: str, edition: str | None = None) -> str:
@@ -370,7 +364,7 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
         verdict = _("OK") if r.ok else _("FAILED")
         print(
             _("game {game}: {verdict}: {message}").format(
-                game=r.game, verdict=verdict, message=r.message
+                game=r.game, verdict=verdict, message=localized(r.message)
             )
         )
     if not results:
@@ -414,7 +408,7 @@ def _run_reader(
     scans: queue.Queue[Scan] = queue.Queue()
 
     def status(state: ReaderStatus, detail: str) -> None:
-        shown = _words(READER_STATES, state.value)
+        shown = reader_state(state.value)
         print(
             _("reader {name}: {state} {detail}")
             .format(name=device.name, state=shown, detail=detail)

@@ -316,6 +316,20 @@ COLOUR_LETTERS = {
 }
 
 
+# A reader's states (hardware.readers.ReaderStatus values) as the status line names them.
+READER_STATES = {
+    "connecting": N_("connecting"),
+    "connected": N_("connected"),
+    "lost": N_("lost"),
+    "reconnecting": N_("reconnecting"),
+    "stopped": N_("stopped"),
+}
+
+
+def reader_state(value: str) -> str:
+    return _(READER_STATES[value]) if value in READER_STATES else value
+
+
 def player_name(name: str, capital: bool = False) -> str:
     """A player (a colour at the table) or a cube kind, in the current language."""
     shown = pgettext("colour", name) if name in CUBE_NAMES else name

@@ -9,3 +9,8 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+
+# The tests read English unless they choose a language: the machine's locale does not count.
+for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_variable, None)
+os.environ["LANG"] = "C.UTF-8"

@@ -82,7 +82,7 @@ def app_verdict(path: Path) -> tuple[bool, str]:
         (check,) = verify_store(store)
     finally:
         store.close()
-    return check.ok, check.message
+    return check.ok, str(check.message)
 
 
 def standalone_verdict(path: Path, tmp_path: Path) -> tuple[int, str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from companion.audit.verify_log import Finding, canonical, check_records
+from companion.i18n import N_, NN_, Msg
 from companion.store import GameStore, StoreError
 from companion.store.seal import load_key, unseal
 
@@ -23,7 +24,7 @@ from companion.store.seal import load_key, unseal
 class GameCheck:
     game: int
     ok: bool
-    message: str
+    message: str | Msg | StoreError  # str(): English; i18n.localized(): the reader's
     records: int = 0
     draws_checked: int = 0
 
@@ -59,23 +60,37 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
                 seed = unseal(load_key(store.path, create=False), sealed, row["commitment"])
             except StoreError:
                 seed = None
-        replayed = ""
+        replayed: str | Msg = ""
         if seed is not None:
             store.rebuild(game, seed, records)
-            replayed = ", replayed through the rules"
-    except (Finding, StoreError) as e:
+            replayed = Msg(N_(", replayed through the rules"))
+    except StoreError as e:
+        return GameCheck(game, False, e)
+    except Finding as e:
         return GameCheck(game, False, str(e))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         return GameCheck(game, False, f"a malformed record ({type(e).__name__}: {e})")
-    detail = (
-        f"{summary['draws_checked']} draws recomputed"
-        if summary["revealed"]
-        else f"{summary['draws']} draws sealed until the game ends"
+    if summary["revealed"]:
+        detail = Msg(NN_("{n} draw recomputed", "{n} draws recomputed"), n=summary["draws_checked"])
+    else:
+        detail = Msg(
+            NN_("{n} draw sealed until the game ends", "{n} draws sealed until the game ends"),
+            n=summary["draws"],
+        )
+    message = Msg(
+        NN_(
+            "{n} record chained, {detail}{replayed}; head {head}",
+            "{n} records chained, {detail}{replayed}; head {head}",
+        ),
+        n=summary["records"],
+        detail=detail,
+        replayed=replayed,
+        head=summary["head"],
     )
     return GameCheck(
         game,
         True,
-        f"{summary['records']} records chained, {detail}{replayed}; head {summary['head']}",
+        message,
         summary["records"],
         summary["draws_checked"],
     )

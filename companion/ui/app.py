@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import Config
 from companion.controller import Controller, Update
-from companion.i18n import _, player_name, set_language
+from companion.i18n import _, player_name, reader_state, set_language
 from companion.store import GameStore
 from companion.store.tags import TagError
 from companion.ui.screens import (
@@ -168,7 +168,9 @@ class CompanionApp(App):
         self.worker.start()
 
     def _reader_status(self, status: str, detail: str) -> None:
-        self.status.text = _("Reader {status}: {detail}").format(status=status, detail=detail)
+        self.status.text = _("Reader {status}: {detail}").format(
+            status=reader_state(status), detail=detail
+        )
         if status == "lost" and self.panel is not None:
             self.panel.signal("reader_lost")
 

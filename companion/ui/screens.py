@@ -25,7 +25,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.audit.check import export_game, verify_store
 from companion.config import LANGUAGES, ConfigError, save_config
-from companion.i18n import EN_, Msg, _, ed_, ngettext, player_name
+from companion.i18n import EN_, Msg, _, ed_, localized, ngettext, player_name
 from companion.rules.setup import setup_checklist
 from companion.store.tags import BulkEnrollment, Component, TagError, components
 from companion.ui.colours import colour, letter, text_colour
@@ -355,7 +355,7 @@ class AuditScreen(Screen):
                 records=check.records, draws=check.draws_checked
             )
             if check.ok
-            else _("NOT verified: {message}").format(message=check.message)
+            else _("NOT verified: {message}").format(message=localized(check.message))
         )
 
     def export(self) -> None:
