@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from companion.draw import commitment, draw_cubes, new_server_seed
+from companion.i18n import N_
 from companion.rules import DrawRequest, Game, RuleError, Setup, make_setup
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -40,7 +41,9 @@ class Table:
         if server_seed is None:
             server_seed = new_server_seed()
         elif not _HEX64.match(server_seed):
-            raise RuleError('new: "server_seed" must be 64 lowercase hexadecimal characters')
+            raise RuleError(
+                N_('"server_seed" must be 64 lowercase hexadecimal characters'), during="new"
+            )
         self.setup = setup
         self._server_seed = server_seed
         self.commitment = commitment(server_seed)
@@ -54,7 +57,9 @@ class Table:
         setup = make_setup(options)
         seed = options.get("server_seed")
         if seed is not None and not isinstance(seed, str):
-            raise RuleError('new: "server_seed" must be 64 lowercase hexadecimal characters')
+            raise RuleError(
+                N_('"server_seed" must be 64 lowercase hexadecimal characters'), during="new"
+            )
         return cls(setup, seed, log=log)
 
     def _chance(self, request: DrawRequest) -> Sequence[str]:
@@ -74,10 +79,8 @@ class Table:
     def apply(self, raw: Any) -> list[dict[str, Any]]:
         """Apply an action, commit it to the log (if any), then return its events."""
         if self.abandoned:
-            raise RuleError(
-                f"{raw.get('do', 'action') if isinstance(raw, dict) else 'action'}: "
-                "the game was abandoned"
-            )
+            what = raw.get("do", "action") if isinstance(raw, dict) else "action"
+            raise RuleError(N_("the game was abandoned"), during=str(what))
         mark = self.game.mark()
         was_over = self.game.state.game_over
         events = self.game.apply(raw)
@@ -103,7 +106,7 @@ class Table:
     def abandon(self, reason: str) -> None:
         """Give the game up: the server seed is revealed so its draws can be checked."""
         if self.finished:
-            raise RuleError("abandon: the game is already over")
+            raise RuleError(N_("the game is already over"), during="abandon")
         if self.log is not None:
             self.log.abandon(self._server_seed, reason)
         self.abandoned = True

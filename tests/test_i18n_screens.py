@@ -206,6 +206,8 @@ def tour(ui: Harness) -> Iterator[str]:
     ctl.do({"do": "clank", "player": "red", "n": -12})  # more than it has: credit
     ctl.do({"do": "take", "card": "Sneak"})
     yield "table-busy"
+    ctl.do({"do": "escape", "player": "blue"})  # refused: no artifact
+    yield "table-refused"
     app.open_menu()
     yield "menu"
     close_popups(ui)
@@ -263,6 +265,8 @@ def tour(ui: Harness) -> Iterator[str]:
     tags.start("bulk")
     tags.scanned("04000000000001")
     yield "tags-bulk"
+    tags.scanned("04000000000001")  # refused: just enrolled
+    yield "tags-bulk-refused"
     tags.stop()
     tags.start("enroll")
     tags.scanned("04000000000001")  # enrolled already
@@ -316,6 +320,8 @@ def tour(ui: Harness) -> Iterator[str]:
     ctl.do({"do": "artifact", "player": "blue", "value": 20})
     ctl.do({"do": "secret", "player": "green", "name": "dragon egg"})
     yield "table-catacombs-four"
+    ctl.do({"do": "escape", "player": "blue"})  # refused: still in the Depths
+    yield "table-catacombs-refused"
     ctl.do({"do": "damage", "player": "blue", "n": 10})  # knocked out in the Depths
     ctl.do({"do": "artifact", "player": "red", "value": 15})
     ctl.do({"do": "escape", "player": "red"})
