@@ -326,10 +326,17 @@ def cmd_games(args: argparse.Namespace) -> int:
         if g["ranking"]:
             winner = _(", winner {player}").format(player=player_name(g["ranking"][0]["player"]))
         actions = ngettext("{n} action", "{n} actions", g["actions"]).format(n=g["actions"])
+        line = _("game {id}  {created}  {edition}  {players}  {status}  {actions}{winner}")
         print(
-            f"{_('game')} {g['id']:>3}  {g['created_at']}  {g['edition']:<9}  "
-            f"{'/'.join(player_name(p) for p in g['players'])}  "
-            f"{_words(GAME_STATUS, g['status']):<9}  {actions}{winner}"
+            line.format(
+                id=f"{g['id']:>3}",
+                created=g["created_at"],
+                edition=f"{g['edition']:<9}",
+                players="/".join(player_name(p) for p in g["players"]),
+                status=f"{_words(GAME_STATUS, g['status']):<9}",
+                actions=actions,
+                winner=winner,
+            )
         )
     return 0
 

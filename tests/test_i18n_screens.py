@@ -414,3 +414,36 @@ def test_the_system_locale_speaks_when_the_settings_do_not(tmp_path, monkeypatch
         assert ui.find("Nueva partida") and ui.find("Empezar partida")
     finally:
         ui.close()
+
+
+def test_refusals_and_notes_reach_the_screen_in_the_tables_language(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
+    ui = Harness(tmp_path / "games.db")
+    try:
+        app, ctl = ui.app, ui.app.controller
+        app.switch_language("ru")
+        ctl.new_game({"edition": "catacombs", "players": ["red", "blue"], "server_seed": SEED})
+        ctl.begin()
+        ctl.do({"do": "depths", "player": "blue", "in": True})
+        ctl.do({"do": "artifact", "player": "blue", "value": 20})
+        ctl.do({"do": "escape", "player": "blue"})  # refused: still in the Depths
+        ui.frames(3)
+        shown = app.status.text
+        assert "недр" in shown and "синий" in shown and "escape" not in shown, shown
+        ctl.scan_component(card("clank", "Sneak"))  # a card of the other box
+        ui.frames(3)
+        assert "Sneak" in app.status.text and "Кланк!" in app.status.text, app.status.text
+        assert "clank)" not in app.status.text
+
+        ctl.do({"do": "depths", "player": "blue", "in": False})
+        ctl.do({"do": "escape", "player": "blue"})
+        ctl.clank(-30, "red")
+        ctl.do({"do": "damage", "player": "red", "n": 10})
+        assert ctl.phase == "scoring"
+        ctl.score_player("blue")
+        ctl.add_to_deck("Brave Hero")
+        ui.frames(3)
+        notes = app.screen("scoring").notes_text
+        assert notes.startswith("Brave Hero: 5 ") and "пленник" in notes, notes
+    finally:
+        ui.close()
