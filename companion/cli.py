@@ -705,6 +705,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# argparse's own words (it asks the gettext module's default domain for them): in our
+# catalogs, so that --help and a mistyped command read in the same language as the rest.
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("options"),
+    N_("positional arguments"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("expected one argument"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+)
+
+
 def choose_language() -> str:
     """The configuration's language (else the system locale's) for what this prints;
     a configuration that cannot be read is reported by the command that needs it."""
@@ -712,7 +730,9 @@ def choose_language() -> str:
         setting = load_config().app.language
     except ConfigError:
         setting = ""
-    return set_language(setting)
+    language = set_language(setting)
+    argparse._ = _  # type: ignore[attr-defined]  # see ARGPARSE_WORDS
+    return language
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -252,3 +252,16 @@ def test_the_configured_language_wins_over_the_system(tmp_path, capsys, monkeypa
         cli(capsys, monkeypatch, "es", "--help")
     help_text = capsys.readouterr().out
     assert CYRILLIC.search(help_text) and "clank-companion" in help_text
+
+
+def test_argparse_speaks_the_language_too(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "absent.toml"))
+    with pytest.raises(SystemExit) as stopped:
+        cli(capsys, monkeypatch, "ru", "games", "--bogus")
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "неизвестные аргументы: --bogus" in err and "использование:" in err
+    with pytest.raises(SystemExit):
+        cli(capsys, monkeypatch, "en", "games", "--bogus")
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --bogus" in err and "usage:" in err
