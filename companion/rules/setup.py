@@ -242,14 +242,15 @@ def setup_checklist(setup: Setup) -> list[str]:
     for name in setup.unconfirmed:
         lines.append(
             _("Check on your board: {what} is not printed in the rulebook.").format(
-                what=_unconfirmed_label(edition, name)
+                what=unconfirmed_label(edition, name)
             )
         )
     return lines
 
 
-def _unconfirmed_label(edition: str, name: str) -> str:
-    """A setting no rulebook prints ('rage_start.5'), as the checklist names it."""
+def unconfirmed_label(edition: str, name: str) -> str:
+    """A setting no rulebook prints ('rage_start.5'), as the checklist and the Settings
+    screen name it."""
     base, _dot, players = name.partition(".")
     if base == "rage_track":
         return ed_(edition, "rage track")

@@ -25,8 +25,8 @@ from kivy.uix.screenmanager import Screen
 
 from companion.audit.check import export_game, verify_store
 from companion.config import LANGUAGES, ConfigError, save_config
-from companion.i18n import EN_, Msg, _, ed_, localized, ngettext, player_name
-from companion.rules.setup import setup_checklist
+from companion.i18n import _, ed_, localized, ngettext, player_name
+from companion.rules.setup import setup_checklist, unconfirmed_label
 from companion.store.tags import BulkEnrollment, Component, TagError, components
 from companion.ui.colours import colour, letter, text_colour
 
@@ -460,28 +460,6 @@ class TagsScreen(Screen):
 
 
 # -------------------------------------------------------------------- settings
-UNCONFIRMED = {
-    "rage_track": EN_("the rage track"),
-    "rage_start": EN_("the rage start"),
-    "health": EN_("health"),
-}
-UNCONFIRMED_FOR = {
-    "rage_start": EN_("the rage start with {n} players"),
-    "starting_clank": EN_("the starting clank with {n} players"),
-}
-
-
-def unconfirmed_name(number: str, edition: str) -> str:
-    """An edition number the rulebooks do not confirm ("rage_start.5"), as the table
-    reads it."""
-    name, _dot, players = number.partition(".")
-    if players.isdigit() and name in UNCONFIRMED_FOR:
-        return Msg(UNCONFIRMED_FOR[name], n=int(players)).localized(edition)
-    if name in UNCONFIRMED and not players:
-        return Msg(UNCONFIRMED[name]).localized(edition)
-    return number
-
-
 class PinPad(ModalView):
     """The admin PIN, asked before Settings opens."""
 
@@ -520,7 +498,7 @@ class SettingsScreen(Screen):
             unconfirmed = _("Edition numbers: rage start {r}, health {h}; unconfirmed: {u}").format(
                 r=setup.rage_start,
                 h=setup.health,
-                u=", ".join(unconfirmed_name(u, setup.edition) for u in setup.unconfirmed)
+                u=", ".join(unconfirmed_label(setup.edition, u) for u in setup.unconfirmed)
                 or _("none"),
             )
         self.details = "\n".join(
