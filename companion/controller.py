@@ -37,6 +37,7 @@ from companion.catalog import UNTAGGED
 from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
 from companion.store import GameStore, StoreError
+from companion.store.seal import SealError
 from companion.store.tags import Component, TagRegistry
 from companion.table import Table
 
@@ -80,12 +81,17 @@ class Controller:
         self.scoring: str | None = None  # the player whose deck is being scanned
         self.closed = False  # the scores were read and the table moved on
         self.listeners: list[Listener] = []
+        # a running game that cannot be resumed (its seal key is lost or damaged; or it
+        # is open in another program): (game, the reason as a Refusal)
+        self.unresumable: tuple[int, StoreError] | None = None
 
     # ------------------------------------------------------------------ games
     def new_game(self, options: dict[str, Any]) -> Table:
         """Start and record a game (``options`` as in a table script's ``new`` line);
         the opening phase follows: the opening row and the client seed."""
-        self.table = self.store.start(options)
+        table = self.store.start(options)
+        self._drop_table()
+        self.table = table
         self._clear()
         self.opening = []
         self._save()
@@ -103,7 +109,15 @@ class Controller:
             if self.store.in_progress(last).get("closed"):
                 return None
             game = last
-        self.table = self.store.resume(game)
+        try:
+            table = self.store.resume(game)
+        except StoreError as e:  # the key is lost, or the game is open elsewhere
+            self.unresumable = (game, e)
+            self._tell(Update("rejected", self._reason(e)))
+            return None
+        self._drop_table()
+        self.unresumable = None
+        self.table = table
         self._clear()
         saved = self.store.in_progress(game)
         self.refill = saved.get("refill")
@@ -121,9 +135,33 @@ class Controller:
             return
         self.closed = True
         self._save()
-        self.table = None
+        self._drop_table()
         self._clear()
         self._tell(Update("game", _("game closed")))
+
+    def _drop_table(self) -> None:
+        """The table moves on from this game: other programs may open it now."""
+        if self.game_id is not None:
+            self.store.release(self.game_id)
+        self.table = None
+
+    def abandon_unresumable(self, reason: str = "the seal key was lost") -> bool:
+        """Give up the game that cannot be resumed (see ``unresumable``); its log stays
+        verifiable up to here, its draws can never be recomputed."""
+        if self.unresumable is None:
+            return False
+        game, problem = self.unresumable
+        if not isinstance(problem, SealError):
+            self._tell(Update("rejected", self._reason(problem)))
+            return False
+        try:
+            self.store.abandon_unresumable(game, reason)
+        except StoreError as e:
+            self._tell(Update("rejected", self._reason(e)))
+            return False
+        self.unresumable = None
+        self._tell(Update("game", _("game {game} abandoned").format(game=game)))
+        return True
 
     def abandon(self, reason: str = "abandoned at the table") -> bool:
         """Give the game up: its server seed is revealed, its draws can be checked."""

@@ -285,3 +285,173 @@ def test_decks_scored_after_the_end_are_accepted_and_nothing_else_is(tmp_path):
     )
     with pytest.raises(Finding, match="written after the game was over"):
         check_records(header, [*records[:-1], late])
+
+
+# ------------------------------------------------- the verifier takes nothing on trust
+def export_lines(path: Path) -> list[dict]:
+    store = GameStore(path)
+    try:
+        buffer = __import__("io").StringIO()
+        export_game(store, 1, buffer)
+    finally:
+        store.close()
+    return [json.loads(line) for line in buffer.getvalue().splitlines()]
+
+
+def run_verifier(lines: list[dict], tmp_path: Path) -> tuple[int, str]:
+    export = tmp_path / "forged.jsonl"
+    export.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", str(VERIFIER), str(export)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_an_export_cannot_vouch_for_its_own_bytes(finished_db, tmp_path):
+    """A `_text` field keeping the genuine bytes while the body gives red an artifact 30
+    used to pass with the genuine head."""
+    lines = export_lines(finished_db)
+    for rec in lines[1:]:
+        rec["_text"] = canonical(rec["body"])
+    forged = next(r for r in lines[1:] if r["body"].get("action", {}).get("do") == "artifact")
+    forged["body"]["action"]["value"] = 30
+    code, output = run_verifier(lines, tmp_path)
+    assert code == 1 and output.startswith("FAILED"), output
+    assert f"record {forged['seq']}" in output
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("players", ["blue", "red"]),
+        ("edition", "catacombs"),
+        ("status", "playing"),
+        ("status", "abandoned"),
+        ("commitment", "0" * 64),
+        ("server_seed", "3d" * 32),
+        ("server_seed", None),
+    ],
+)
+def test_an_export_header_that_disagrees_with_its_records_fails(finished_db, tmp_path, key, value):
+    lines = export_lines(finished_db)
+    assert run_verifier(lines, tmp_path)[0] == 0
+    lines[0]["game"][key] = value
+    code, output = run_verifier(lines, tmp_path)
+    assert code == 1 and "the header and the records disagree" in output, output
+
+
+def test_duplicate_keys_in_an_export_are_refused(finished_db, tmp_path):
+    lines = export_lines(finished_db)
+    export = tmp_path / "dup.jsonl"
+    text = "".join(json.dumps(x) + "\n" for x in lines)
+    text = text.replace('"kind": "new"', '"kind": "action", "kind": "new"', 1)
+    export.write_text(text, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", str(VERIFIER), str(export)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1 and "the same key twice" in result.stdout
+
+
+@pytest.mark.parametrize("line", ["[" * 5000 + "]" * 5000, '{"n": ' + "9" * 5000 + "}"])
+def test_a_hostile_export_line_is_a_finding_not_a_traceback(tmp_path, line):
+    export = tmp_path / "hostile.jsonl"
+    export.write_text('{"format": "clank-companion-log", "version": 1}\n' + line + "\n")
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", str(VERIFIER), str(export)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1 and result.stdout.startswith("FAILED"), result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# ------------------------------------------------------ the games table and the log
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("ranking", '[{"player": "red", "score": 99, "place": 1}]'),
+        ("ranking", "not json at all"),
+        ("ranking", None),
+        ("players", '["blue", "red"]'),
+        ("players", "{broken"),
+        ("edition", "catacombs"),
+        ("status", "playing"),
+        ("status", "abandoned"),
+        ("sealed_seed", "00" * 32),
+        ("server_seed", "3d" * 32),
+    ],
+)
+def test_an_edited_games_table_fails_the_audit(finished_db, tmp_path, column, value, capsys):
+    path = copy_db(finished_db, tmp_path)
+    raw(path).execute(f"UPDATE games SET {column} = ?", [value])
+    ok, message = app_verdict(path)
+    assert not ok, message
+    # and the listing still answers
+    assert main(["games", "--db", str(path)]) == 0
+    assert main(["audit", "verify", "--db", str(path)]) == 1
+    assert "FAILED" in capsys.readouterr().out
+
+
+def test_a_running_games_edited_sealed_seed_fails_the_audit(tmp_path):
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        table = store.start({**NEW, "server_seed": None})
+        table.apply({"do": "attack"})
+    assert app_verdict(path)[0]
+    raw(path).execute("UPDATE games SET sealed_seed = ?", ["11" * 32])
+    ok, message = app_verdict(path)
+    assert not ok and "sealed seed" in message
+
+
+def test_a_running_games_ranking_fails_the_audit(tmp_path):
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        store.start({**NEW, "server_seed": None})
+    raw(path).execute("UPDATE games SET ranking = ?", ['[{"player": "red"}]'])
+    ok, message = app_verdict(path)
+    assert not ok and "ranking" in message
+
+
+def non_canonical(path: Path) -> int:
+    """Store one body as the same JSON in other bytes, its chain recomputed over them."""
+    conn = raw(path)
+    rows = conn.execute("SELECT seq, kind, body FROM log ORDER BY seq").fetchall()
+    prev = GENESIS
+    target = 3
+    for seq, kind, body in rows:
+        text = json.dumps(json.loads(body), indent=1) if seq == target else body
+        digest = link_hash(prev, record_bytes(1, seq, kind, text))
+        conn.execute(
+            "UPDATE log SET body = ?, prev = ?, hash = ? WHERE seq = ?", [text, prev, digest, seq]
+        )
+        prev = digest
+    return target
+
+
+def test_a_body_not_in_canonical_form_fails_both_verifiers_alike(finished_db, tmp_path):
+    path = copy_db(finished_db, tmp_path)
+    seq = non_canonical(path)
+    ok, message = app_verdict(path)
+    expected = f"record {seq}: its body is not a canonical record"
+    assert not ok and expected in message
+    code, output = standalone_verdict(path, tmp_path)
+    assert code == 1 and expected in output, output
+
+
+def test_the_new_records_seats_must_be_the_setups_players(finished_db, tmp_path):
+    from companion.audit.verify_log import Finding, check_records
+
+    lines = export_lines(finished_db)
+    header, records = lines[0], lines[1:]
+    records[0]["body"]["seats"] = ["blue", "red"]
+    prev = GENESIS
+    for rec in records:
+        rec["prev"] = prev
+        rec["hash"] = prev = link_hash(
+            prev, record_bytes(1, rec["seq"], rec["kind"], canonical(rec["body"]))
+        )
+    with pytest.raises(Finding, match="seats are not the set-up's players"):
+        check_records(header, records)

@@ -165,20 +165,77 @@ def test_a_copy_cut_short_never_looks_like_a_backup(played, tmp_path, monkeypatc
 
             self.conn.backup(target, pages=1, progress=fail)
 
-        def close(self) -> None:
-            self.conn.close()
+        def __getattr__(self, name: str):
+            return getattr(self.conn, name)
 
     def connect(*args, **kwargs):
         conn = real_connect(*args, **kwargs)
         return CutShort(conn) if kwargs.get("uri") else conn  # the source opens read-only
 
     monkeypatch.setattr(sqlite3, "connect", connect)
-    with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+    with pytest.raises(StoreError, match="disk I/O error.*the earlier copies are kept"):
         backup(played, folder, keep=1, now=T0 + 60)
     monkeypatch.undo()
-    assert list(folder.glob("*.partial"))  # the part that was written ...
-    assert sorted(folder.glob("games-*.db")) == [good]  # ... is no backup; none rotated away
+    assert not list(folder.glob("*.partial"))  # the part that was written is gone ...
+    assert sorted(folder.glob("games-*.db")) == [good]  # ... and none was rotated away
+    assert sorted(folder.glob("games-*.key")) == [good.with_name(good.name + ".key")]
     assert integrity(good) == "ok"
+
+
+def test_leftovers_of_a_copy_killed_midway_are_cleaned_up(played, tmp_path):
+    """Killed after the key was copied and while the database was: the next backup
+    removes the orphan key and the partial database."""
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    (folder / "games-20250101-000000.db.key").write_text("00" * 32 + "\n")
+    (folder / "games-20250101-000000.db.partial").write_bytes(b"SQLite format 3\0half")
+    (folder / "games-20250101-000001.db.key.partial").write_text("0")
+    made = backup(played, folder, now=T0)
+    assert sorted(p.name for p in folder.iterdir()) == [made.name, made.name + ".key"]
+
+
+def test_the_key_is_copied_before_the_database(played, tmp_path, monkeypatch):
+    """A backup killed between the two copies must never leave a database without its key
+    (a running game could not be resumed from it)."""
+    order: list[str] = []
+    real_replace = Path.replace
+
+    def replace(self, target):
+        order.append(Path(target).suffix)
+        return real_replace(self, target)
+
+    monkeypatch.setattr(Path, "replace", replace)
+    backup(played, tmp_path / "backups", now=T0)
+    assert order == [".key", ".db"]
+
+
+def test_backup_refuses_what_is_no_companion_database(tmp_path, capsys):
+    folder = tmp_path / "backups"
+    text = tmp_path / "notes.db"
+    text.write_text("shopping list")
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE x (y)").connection.close()
+    no_log = tmp_path / "nolog.db"
+    with GameStore(no_log):
+        pass
+    conn = sqlite3.connect(no_log)
+    conn.execute("DROP VIEW draws")
+    conn.execute("DROP VIEW actions")
+    conn.execute("DROP TABLE log")
+    conn.close()
+    for path in (text, other, no_log, tmp_path):
+        assert main(["backup", "--db", str(path), "--to", str(folder)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert not folder.exists()
+
+
+def test_backup_to_a_file_is_refused(played, tmp_path, capsys):
+    target = tmp_path / "a-file"
+    target.write_text("keep me")
+    assert main(["backup", "--db", str(played), "--to", str(target)]) == 2
+    assert "is a file: give --to a folder" in capsys.readouterr().err
+    assert target.read_text() == "keep me"
 
 
 def test_a_database_without_a_key_is_backed_up_alone(played, tmp_path):

@@ -137,11 +137,13 @@ def test_after_a_power_cut_the_last_game_resumes_without_asking(setup):
     controller.scan(uid("03"))
     controller.end_turn()
     before = controller.snapshot()
-    # a new controller on the same database, as after a restart
+    game = controller.game_id
+    # the app is gone (its game is free again); a new one opens the same database
+    controller.store.close()
     again = Controller(GameStore(tmp_path / "games.db"))
     assert again.resume_last() is not None
     assert again.snapshot() == before
-    assert again.game_id == controller.game_id
+    assert again.game_id == game
 
 
 def test_nothing_to_resume_and_no_game(setup):

@@ -19,7 +19,10 @@ The log format (the export is JSON Lines):
 - chain rule: HASH = SHA-256(PREV as 32 raw bytes || canonical bytes), lowercase hex;
   PREV of record 1 is 64 zeros; PREV of record S is HASH of record S-1.
 - kinds: "new" (body: setup, seats, commitment, client_seed), "action" (body: action,
-  events, draws), "reveal" and "abandon" (body: server_seed, reason).
+  events, draws), "reveal" and "abandon" (body: server_seed, reason); an "abandon" whose
+  server_seed is null gave up a game whose seal key was lost: its draws cannot be checked.
+- the header's game (id, edition, players, status, commitment, server_seed) must agree
+  with the records; nothing in an export is trusted that the records do not show.
 - each draw: {"nonce", "reason", "client_seed", "bag": {kind: count}, "count",
   "drawn": [...]}; nonces run 1, 2, 3, ... over the game (an undone draw keeps its nonce);
   every draw uses the same client seed. The bag is laid out black, the seats in order,
@@ -94,43 +97,75 @@ class Finding(Exception):
     """Something wrong in the log; the message names the record."""
 
 
+def _check_header(header: dict[str, Any], facts: dict[str, Any]) -> None:
+    """The export's header (the games table) must say what the records say."""
+    game = header.get("game")
+    if not isinstance(game, dict):
+        raise Finding("the header does not describe the game")
+    for key, label in (
+        ("commitment", "commitment"),
+        ("players", "players"),
+        ("edition", "edition"),
+        ("status", "status"),
+        ("server_seed", "revealed server seed"),
+    ):
+        if key in game and game[key] != facts[key]:
+            raise Finding(f"the header and the records disagree on the {label}")
+    missing = [k for k in ("commitment", "players", "edition", "status") if k not in game]
+    if missing:
+        raise Finding(f"the header does not give the game's {', '.join(missing)}")
+
+
 def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Check a game's records; raises Finding at the first bad one. Returns a summary.
 
-    A record may carry "_text", its body's canonical text as stored, to spare the work of
-    writing it again (the caller vouches that it is the canonical text of "body").
+    Every hash is computed from the canonical text of the record's own body: nothing
+    that the export says about its bytes is taken on trust. The header (the games
+    table's row) must agree with the records.
     """
     if header.get("format") != FORMAT or header.get("version") != VERSION:
         raise Finding(f"not a {FORMAT} version {VERSION} export")
-    game = header.get("game", {}).get("id")
+    info = header.get("game")
+    game = info.get("id") if isinstance(info, dict) else None
+    if not isinstance(game, int) or isinstance(game, bool):
+        raise Finding("the header does not name the game")
     prev = GENESIS
     expected_seq = 1
     commitment = seed = None
+    seed_lost = False
     client_seeds: set[str] = set()
     seats: list[str] = []
+    edition = None
     draws: list[tuple[int, dict[str, Any]]] = []
     nonces: set[int] = set()
     ended = None
     for rec in records:
+        if not isinstance(rec, dict):
+            raise Finding(f"record {expected_seq}: not a record")
         seq = rec.get("seq")
         where = f"record {seq}"
         if rec.get("game") != game:
             raise Finding(f"{where}: belongs to game {rec.get('game')}, not {game}")
         if seq != expected_seq:
             raise Finding(f"record {expected_seq} is missing or out of order (found {seq})")
-        body_text = rec.get("_text") or canonical(rec.get("body"))
+        body, kind = rec.get("body"), rec.get("kind")
+        if not isinstance(body, dict) or not isinstance(kind, str):
+            raise Finding(f"{where}: its body is not a canonical record")
         if rec.get("prev") != prev:
             raise Finding(f"{where}: not chained to record {seq - 1}")
-        data = record_bytes(game, seq, rec.get("kind", ""), body_text)
-        if link_hash(prev, data) != rec.get("hash"):
+        data = record_bytes(game, seq, kind, canonical(body))
+        if not isinstance(rec.get("hash"), str) or link_hash(prev, data) != rec["hash"]:
             raise Finding(f"{where}: its hash does not match its content")
-        body, kind = rec["body"], rec["kind"]
         if ended is not None and not (ended == "over" and _is_scoring(kind, body)):
             raise Finding(f"{where}: written after the game was {ended}")
         if seq == 1:
             if kind != "new":
                 raise Finding("record 1: a game log starts with its 'new' record")
             commitment, seats = body["commitment"], body["seats"]
+            setup = body["setup"]
+            edition = setup["edition"]
+            if seats != setup["players"]:
+                raise Finding("record 1: the seats are not the set-up's players")
         elif kind == "new":
             raise Finding(f"{where}: a second 'new' record")
         elif kind == "action":
@@ -146,7 +181,9 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
                 draws.append((seq, draw))
         elif kind in ("reveal", "abandon"):
             seed = body["server_seed"]
-            if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != commitment:
+            if seed is None and kind == "abandon":
+                seed_lost = True  # abandoned after its seal key was lost
+            elif hashlib.sha256(bytes.fromhex(seed)).hexdigest() != commitment:
                 raise Finding(f"{where}: the revealed server seed does not match the commitment")
             ended = "over" if kind == "reveal" else "abandoned"
         else:
@@ -155,6 +192,16 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
         expected_seq += 1
     if expected_seq == 1:
         raise Finding("the export holds no record")
+    _check_header(
+        header,
+        {
+            "commitment": commitment,
+            "players": seats,
+            "edition": edition,
+            "status": ended or "playing",
+            "server_seed": seed,
+        },
+    )
     checked = 0
     if seed is not None:
         for seq, draw in draws:
@@ -170,7 +217,15 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
         "draws": len(draws),
         "draws_checked": checked,
         "revealed": seed is not None,
+        "seed_lost": seed_lost,
     }
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise Finding("an object names the same key twice")
+    return out
 
 
 def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -178,9 +233,13 @@ def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, An
     for number, line in enumerate(lines, start=1):
         if line.strip():
             try:
-                rows.append(json.loads(line))
+                rows.append(json.loads(line, object_pairs_hook=_no_duplicate_keys))
             except json.JSONDecodeError as e:
                 raise Finding(f"line {number}: not valid JSON ({e.msg})") from None
+            except (ValueError, RecursionError) as e:
+                raise Finding(f"line {number}: not a record ({type(e).__name__})") from None
+            except Finding as e:
+                raise Finding(f"line {number}: {e}") from None
     if not rows:
         raise Finding("the export is empty")
     return rows[0], rows[1:]
@@ -197,15 +256,25 @@ def main(argv: list[str]) -> int:
     except (OSError, UnicodeDecodeError) as e:
         print(f"cannot read {argv[1]}: {e}", file=sys.stderr)
         return 2
-    except (Finding, KeyError, TypeError, ValueError, AttributeError) as e:
+    except (Finding, KeyError, TypeError, ValueError, AttributeError, RecursionError) as e:
         reason = e if isinstance(e, Finding) else f"malformed record ({type(e).__name__}: {e})"
         print(f"FAILED: {reason}")
         return 1
     print(f"OK: {summary['records']} records chained, head {summary['head']}")
+    print(
+        "CHECK: compare this head with the one photographed at the table when the game "
+        "ended; whoever can write the database can rewrite a game and its whole chain, "
+        "and only a copy kept outside the box shows it"
+    )
     if summary["revealed"]:
         print(
             f"OK: the server seed matches the commitment; "
             f"{summary['draws_checked']} draws recomputed and equal"
+        )
+    elif summary["seed_lost"]:
+        print(
+            f"NOTE: the game was abandoned after its seal key was lost; its "
+            f"{summary['draws']} draws can never be recomputed"
         )
     else:
         print(

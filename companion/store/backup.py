@@ -2,47 +2,128 @@
 
 SQLite's online backup copies a consistent snapshot page by page, even while the app is
 writing (WAL); a plain file copy could catch a half-written page. The seal key beside the
-database is copied with it: without it a running game cannot be resumed.
+database is copied first, then the database: a copy cut short at any moment leaves no
+``games-*.db`` without its key (a running game could not be resumed from it). Copies in
+progress are written as ``.partial`` files, renamed when whole; the leftovers of a copy
+that was cut short are removed by the next one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import sqlite3
 import time
 from pathlib import Path
 
 from companion.i18n import N_
-from companion.store.db import StoreError
+from companion.store.db import APPLICATION_ID, StoreError
+from companion.store.seal import fsync_folder, key_path
 
 PREFIX = "games-"
+
+
+def _problem(e: BaseException) -> str:
+    return getattr(e, "strerror", None) or str(e)
+
+
+def _check_source(database: Path) -> None:
+    """Only a companion database is backed up (the right program, a game log inside)."""
+    if not database.exists():
+        raise StoreError(N_("no game database at {database}"), database=str(database))
+    if database.is_dir():
+        raise StoreError(N_("{path} is a folder, not a database file"), path=str(database))
+    try:
+        conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    except (sqlite3.Error, UnicodeError) as e:
+        raise StoreError(
+            N_("cannot open {path}: {problem}"), path=str(database), problem=_problem(e)
+        ) from None
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        has_log = conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'log'"
+        ).fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        raise StoreError(
+            N_("{path} is not a companion database ({problem}): nothing was backed up"),
+            path=str(database),
+            problem=_problem(e),
+        ) from None
+    finally:
+        conn.close()
+    if app_id != APPLICATION_ID or not has_log:
+        raise StoreError(
+            N_("{path} is not a companion game database: nothing was backed up"),
+            path=str(database),
+        )
+
+
+def _prepare_folder(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise StoreError(
+            N_("{path} is a file: give --to a folder for the copies"), path=str(folder)
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise StoreError(
+            N_("cannot make the folder {path} ({problem})"), path=str(folder), problem=_problem(e)
+        ) from None
+    for stale in folder.glob(f"{PREFIX}*.partial"):  # a copy cut short earlier
+        stale.unlink(missing_ok=True)
+    for key in folder.glob(f"{PREFIX}*.db.key"):  # its key copied, the database not yet
+        if not key.with_name(key.name.removesuffix(".key")).exists():
+            key.unlink(missing_ok=True)
+
+
+def _copy_key(source: Path, target: Path) -> None:
+    partial = target.with_name(target.name + ".partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out, source.open("rb") as src:
+        shutil.copyfileobj(src, out)
+        out.flush()
+        os.fsync(out.fileno())
+    partial.chmod(0o600)
+    partial.replace(target)
 
 
 def backup(database: Path, folder: Path, *, keep: int = 7, now: float | None = None) -> Path:
     """Write ``folder/games-YYYYmmdd-HHMMSS.db`` (and its key) and keep the newest ``keep``."""
     if keep < 1:
         raise StoreError(N_("keep at least one backup"))
-    if not database.exists():
-        raise StoreError(N_("no game database at {database}"), database=str(database))
-    folder.mkdir(parents=True, exist_ok=True)
+    _check_source(database)
+    _prepare_folder(folder)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     target = folder / f"{PREFIX}{stamp}.db"
     partial = target.with_suffix(".db.partial")
-    source = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    key = key_path(database)
+    key_copy = key_path(target)
     try:
-        dest = sqlite3.connect(partial)
+        if key.exists():
+            _copy_key(key, key_copy)
+        source = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
         try:
-            source.backup(dest)
+            dest = sqlite3.connect(partial)
+            try:
+                source.backup(dest)
+            finally:
+                dest.close()
         finally:
-            dest.close()
-    finally:
-        source.close()
-    partial.replace(target)  # a copy cut short never looks like a good one
-    key = database.with_name(database.name + ".key")
-    if key.exists():
-        shutil.copy2(key, target.with_name(target.name + ".key"))
-        target.with_name(target.name + ".key").chmod(0o600)
+            source.close()
+        partial.replace(target)  # a copy cut short never looks like a good one
+        fsync_folder(folder)
+    except (OSError, sqlite3.Error) as e:
+        for leftover in (partial, key_copy.with_name(key_copy.name + ".partial"), key_copy):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+        raise StoreError(
+            N_("the backup to {path} failed ({problem}); the earlier copies are kept"),
+            path=str(folder),
+            problem=_problem(e),
+        ) from None
     for old in sorted(folder.glob(f"{PREFIX}*.db"))[:-keep]:
         old.unlink()
-        old.with_name(old.name + ".key").unlink(missing_ok=True)
+        key_path(old).unlink(missing_ok=True)
     return target

@@ -14,8 +14,9 @@ from sqlite_utils import Database
 from companion.audit.verify_log import FORMAT, GENESIS, VERSION, canonical, link_hash, record_bytes
 from companion.i18n import N_
 from companion.rules import RuleError, make_setup
+from companion.store import lock
 from companion.store.db import StoreError, open_database
-from companion.store.seal import load_key, seal, unseal
+from companion.store.seal import SealError, key_path, load_key, seal, unseal
 from companion.table import Table, draw_record
 
 
@@ -25,6 +26,13 @@ def _sql_failure(e: sqlite3.Error) -> StoreError:
         return StoreError(N_("the disk is full: the action was not recorded (free some space)"))
     if "readonly" in text or "read-only" in text:
         return StoreError(N_("the database cannot be written: the action was not recorded"))
+    if "UNIQUE" in text:
+        return StoreError(
+            N_(
+                "another program wrote to this game meanwhile: the action was not recorded "
+                "(close the other program, then resume the game)"
+            )
+        )
     return StoreError(N_("the action was not recorded: {problem}"), problem=text)
 
 
@@ -34,9 +42,24 @@ class GameStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.db: Database = open_database(self.path)
+        self._held: set[int] = set()  # games open here for writing (see store.lock)
 
     def close(self) -> None:
+        for game in list(self._held):
+            self.release(game)
         self.db.conn.close()
+
+    def hold(self, game: int) -> None:
+        """Open ``game`` for writing here; GameBusy while another program has it."""
+        if game not in self._held:
+            lock.acquire(self.path, game)
+            self._held.add(game)
+
+    def release(self, game: int) -> None:
+        """This store writes to ``game`` no more: another program may open it."""
+        if game in self._held:
+            self._held.discard(game)
+            lock.release(self.path, game)
 
     def __enter__(self) -> GameStore:
         return self
@@ -57,7 +80,7 @@ class GameStore:
     def start(self, options: dict[str, Any]) -> Table:
         """A new game from a ``new`` line's options, recorded before it is shown."""
         table = Table.from_options(options)
-        key = load_key(self.path, create=True)
+        key = self._key_for_new_game()
         setup = table.setup
         now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         body = {
@@ -84,8 +107,29 @@ class GameStore:
                 head = self._append(game, 1, GENESIS, "new", body)
         except sqlite3.Error as e:
             raise _sql_failure(e) from None
+        self.hold(game)
         table.log = GameLog(self, game, 2, head)
         return table
+
+    def _key_for_new_game(self) -> bytes:
+        """The seal key, made if missing. A damaged key is never used: it is put aside
+        and replaced only when no running game depends on it."""
+        try:
+            return load_key(self.path, create=True)
+        except SealError:
+            running = self.last_unfinished()
+            if running is not None:
+                raise SealError(
+                    N_(
+                        "the seal key {path} is damaged and game {game} depends on it: "
+                        "abandon that game (or put the right key back) before a new one"
+                    ),
+                    path=str(key_path(self.path)),
+                    game=running,
+                ) from None
+            damaged = key_path(self.path)
+            damaged.replace(damaged.with_name(damaged.name + ".damaged"))
+            return load_key(self.path, create=True)
 
     # ---------------------------------------------------------------- reading
     def games(self) -> list[dict[str, Any]]:
@@ -111,8 +155,14 @@ class GameStore:
         out = []
         for row in rows:
             item = dict(zip(keys, row, strict=True))
-            item["players"] = json.loads(item["players"])
-            item["ranking"] = json.loads(item["ranking"]) if item["ranking"] else None
+            item["players"] = _json_or(item["players"], list, [])
+            ranking = item["ranking"]
+            item["ranking"] = _json_or(ranking, list, None) if ranking else None
+            item["damaged"] = [
+                key
+                for key, raw in (("players", row[3]), ("ranking", ranking))
+                if raw is not None and _json_or(raw, list, None) is None
+            ]
             out.append(item)
         return out
 
@@ -182,19 +232,54 @@ class GameStore:
 
     # --------------------------------------------------------------- resuming
     def resume(self, game: int) -> Table:
-        """Rebuild a running game from its log and carry on writing to it."""
+        """Rebuild a running game from its log and carry on writing to it.
+
+        GameBusy while another program has the game open; SealError when the seal key
+        cannot open a running game's seed (see ``abandon_unresumable``)."""
         row = self.db.execute(
             "SELECT commitment, sealed_seed, status, server_seed FROM games WHERE id = ?", [game]
         ).fetchone()
         if row is None:
             raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
         commitment, sealed, status, revealed = row
-        seed = revealed or unseal(load_key(self.path, create=False), sealed, commitment)
-        table, last = self.rebuild(game, seed)
+        if status == "abandoned" and not revealed:
+            raise StoreError(
+                N_("game {game} was abandoned without its seed: there is nothing to resume"),
+                game=game,
+            )
+        self.hold(game)
+        try:
+            seed = revealed or unseal(load_key(self.path, create=False), sealed, commitment)
+            table, last = self.rebuild(game, seed)
+        except BaseException:
+            self.release(game)
+            raise
         table.log = GameLog(self, game, last["seq"] + 1, last["hash"])
         if status == "abandoned":
             table.abandoned = True
         return table
+
+    def abandon_unresumable(self, game: int, reason: str) -> None:
+        """Give up a running game whose seed cannot be unsealed (its key is lost or
+        damaged). The log stays verifiable up to this record; its draws can never be
+        recomputed, and the audit says so."""
+        row = self.db.execute("SELECT status FROM games WHERE id = ?", [game]).fetchone()
+        if row is None:
+            raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
+        if row[0] != "playing":
+            raise StoreError(N_("game {game} is not running"), game=game)
+        self.hold(game)
+        try:
+            last = self.db.execute(
+                "SELECT seq, hash FROM log WHERE game = ? ORDER BY seq DESC LIMIT 1", [game]
+            ).fetchone()
+            if last is None:
+                raise StoreError(
+                    N_("game {game}: its log does not start with the game's set-up"), game=game
+                )
+            GameLog(self, game, last[0] + 1, last[1]).abandon(None, reason)
+        finally:
+            self.release(game)
 
     def rebuild(
         self, game: int, seed: str, records: list[dict[str, Any]] | None = None
@@ -258,6 +343,15 @@ class GameStore:
                     record=rec["seq"],
                 )
         return table, last
+
+
+def _json_or(text: Any, kind: type, default: Any) -> Any:
+    """``text`` parsed as JSON if it is a ``kind``, else ``default`` (a damaged cell)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return default
+    return value if isinstance(value, kind) else default
 
 
 def _undone_actions(records: list[dict[str, Any]]) -> set[int]:
@@ -325,7 +419,8 @@ class GameLog:
             )
         self._commit(records, update)
 
-    def abandon(self, server_seed: str, reason: str) -> None:
+    def abandon(self, server_seed: str | None, reason: str) -> None:
+        """The game is given up; ``server_seed`` None: it was lost with its key."""
         self._commit(
             [("abandon", {"server_seed": server_seed, "reason": reason})],
             (

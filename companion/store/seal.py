@@ -4,43 +4,117 @@ The database holds the seed only XOR-ed with a pad derived from a key file besid
 (``<database>.key``, readable by its owner only). The database alone, copied, exported
 or opened in Datasette, does not reveal a running game's seed; the companion, which
 holds the key file, can resume the game after a power cut.
+
+The key is exactly 32 random bytes, written as 64 hexadecimal digits and a newline. It is
+written atomically (a temporary file, fsync, rename, fsync of the folder) before any seed
+is sealed with it, so a power cut or a full disk leaves either no key or the whole key.
+A key of any other shape is refused, never used: an empty or short key would make every
+sealed seed readable from the database alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
+import re
 import secrets
 from pathlib import Path
 
 from companion.i18n import N_
 from companion.store.db import StoreError
 
+KEY_BYTES = 32
+_KEY_TEXT = re.compile(r"[0-9a-f]{64}\n?")
+
+
+class SealError(StoreError):
+    """The seal key is missing, damaged or not this game's: a running game cannot be
+    resumed (its log can still be verified up to its last record)."""
+
 
 def key_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + ".key")
 
 
-def load_key(db_path: Path, *, create: bool) -> bytes:
+def read_key(db_path: Path) -> bytes:
+    """The key beside the database; SealError if it is missing or not a whole key."""
     path = key_path(db_path)
     try:
-        return bytes.fromhex(path.read_text().strip())
+        raw = path.read_bytes()
     except FileNotFoundError:
-        if not create:
-            raise StoreError(
-                N_("the seal key {path} is missing: running games cannot be resumed"),
-                path=str(path),
-            ) from None
-    except ValueError:
-        raise StoreError(N_("the seal key {path} is damaged"), path=str(path)) from None
-    key = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(key.hex() + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    return key
+        raise SealError(
+            N_("the seal key {path} is missing: running games cannot be resumed"),
+            path=str(path),
+        ) from None
+    except OSError as e:
+        raise SealError(
+            N_("the seal key {path} cannot be read ({problem})"), path=str(path), problem=str(e)
+        ) from None
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError:
+        text = ""
+    if not _KEY_TEXT.fullmatch(text):
+        raise SealError(
+            N_(
+                "the seal key {path} is damaged (it must be {digits} hexadecimal digits): "
+                "running games cannot be resumed"
+            ),
+            path=str(path),
+            digits=2 * KEY_BYTES,
+        )
+    return bytes.fromhex(text.strip())
+
+
+def write_key_atomically(path: Path, key: bytes) -> None:
+    """Write ``key`` at ``path`` so that a cut at any moment leaves the old file or the
+    whole new one: temporary file, fsync, rename, fsync of the folder."""
+    if len(key) != KEY_BYTES:
+        raise ValueError("a seal key is 32 bytes")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(key.hex() + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    fsync_folder(path.parent)
+
+
+def fsync_folder(folder: Path) -> None:
+    dirfd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(dirfd)
+    finally:
+        os.close(dirfd)
+
+
+def load_key(db_path: Path, *, create: bool) -> bytes:
+    """The key beside the database. With ``create``, a missing key is made (atomically)
+    first; a damaged one is never replaced here (see GameStore.start)."""
+    try:
+        return read_key(db_path)
+    except SealError:
+        if not create or key_path(db_path).exists():
+            raise
+    key = secrets.token_bytes(KEY_BYTES)
+    path = key_path(db_path)
+    try:
+        write_key_atomically(path, key)
+    except OSError as e:
+        raise StoreError(
+            N_("cannot write the seal key {path} ({problem}): no game was started"),
+            path=str(path),
+            problem=e.strerror or str(e),
+        ) from None
+    return read_key(db_path)  # what is on disk is what seals
 
 
 def _pad(key: bytes, commitment: str) -> bytes:
@@ -48,12 +122,17 @@ def _pad(key: bytes, commitment: str) -> bytes:
 
 
 def seal(key: bytes, server_seed: str, commitment: str) -> str:
+    if len(key) != KEY_BYTES:
+        raise SealError(N_("the seal key is not a whole key: nothing was sealed"))
     raw = bytes.fromhex(server_seed)
     return bytes(a ^ b for a, b in zip(raw, _pad(key, commitment), strict=True)).hex()
 
 
 def unseal(key: bytes, sealed: str, commitment: str) -> str:
-    seed = seal(key, sealed, commitment)  # XOR is its own inverse
+    try:
+        seed = seal(key, sealed, commitment)  # XOR is its own inverse
+    except ValueError:
+        raise SealError(N_("the sealed seed in the database is damaged")) from None
     if hashlib.sha256(bytes.fromhex(seed)).hexdigest() != commitment:
-        raise StoreError(N_("the seal key does not open this game's seed"))
+        raise SealError(N_("the seal key does not open this game's seed"))
     return seed
