@@ -234,3 +234,45 @@ def test_games_list_and_history_queries(store):
     assert [(g, n) for g, n, _ in draws] == [(1, 1), (1, 2)]
     assert isinstance(json.loads(draws[0][2]), list)
     assert store.last_unfinished() == 2
+
+
+# ---------------------------------------------- a disk that cannot be written is said so
+def _connect_through(monkeypatch, prepare):
+    real = sqlite3.connect
+
+    def connect(*args, **kwargs):
+        conn = real(*args, **kwargs)
+        prepare(conn)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+
+
+def test_a_read_only_disk_is_not_called_a_foreign_database(tmp_path, monkeypatch):
+    path = tmp_path / "games.db"
+    GameStore(path).close()
+    # as on a disk mounted read-only (root ignores file modes, so the test asks SQLite)
+    _connect_through(monkeypatch, lambda conn: conn.execute("PRAGMA query_only = ON"))
+    with pytest.raises(StoreError) as caught:
+        GameStore(tmp_path / "new.db")
+    assert "cannot be written (a read-only disk or folder)" in str(caught.value)
+    assert "not a companion database" not in str(caught.value)
+
+
+def test_a_full_disk_is_not_called_a_foreign_database(tmp_path, monkeypatch):
+    _connect_through(monkeypatch, lambda conn: conn.execute("PRAGMA max_page_count = 1"))
+    with pytest.raises(StoreError) as caught:
+        GameStore(tmp_path / "games.db")
+    assert "is full: nothing was changed" in str(caught.value)
+
+
+@pytest.mark.parametrize("name", ["\ud800.db", "ok/\udfff/games.db"])
+def test_a_path_that_is_not_text_is_a_clear_refusal(tmp_path, name):
+    with pytest.raises(StoreError, match="not a usable file name"):
+        GameStore(str(tmp_path) + "/" + name)
+
+
+def test_a_path_under_a_file_is_a_clear_refusal(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(StoreError, match="file, not a folder"):
+        GameStore(tmp_path / "file" / "games.db")

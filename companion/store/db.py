@@ -106,6 +106,31 @@ def m003_table_in_progress(db: Database) -> None:
     db.execute("PRAGMA user_version = 3")
 
 
+def _failure(path: Path, e: sqlite3.Error) -> StoreError:
+    """A database that cannot be opened or written, said as what it is: a read-only or
+    full disk is not a foreign file."""
+    text = str(e)
+    if "readonly" in text or "read-only" in text:
+        return StoreError(
+            N_("{path} cannot be written (a read-only disk or folder): nothing was changed"),
+            path=str(path),
+        )
+    if "full" in text:
+        return StoreError(
+            N_("the disk holding {path} is full: nothing was changed (free some space)"),
+            path=str(path),
+        )
+    if "unable to open" in text or "disk I/O" in text:
+        return StoreError(
+            N_("cannot open {path}: {problem} (check the disk and its permissions)"),
+            path=str(path),
+            problem=text,
+        )
+    return StoreError(
+        N_("{path} is not a companion database ({problem})"), path=str(path), problem=text
+    )
+
+
 def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:
     """True for a new, empty database; raises StoreError for a foreign or future one."""
     try:
@@ -113,9 +138,7 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     except sqlite3.DatabaseError as e:
-        raise StoreError(
-            N_("{path} is not a companion database ({problem})"), path=str(path), problem=str(e)
-        ) from None
+        raise _failure(path, e) from None
     if tables == 0 and app_id == 0:
         return True
     if app_id != APPLICATION_ID:
@@ -138,14 +161,27 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:
 def open_database(path: Path | str) -> Database:
     """Open (creating if needed) and migrate the game database."""
     path = Path(path)
-    if path.exists() and path.is_dir():
-        raise StoreError(N_("{path} is a folder, not a database file"), path=str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        if path.is_dir():
+            raise StoreError(N_("{path} is a folder, not a database file"), path=str(path))
+        for folder in path.parents:
+            if folder.exists() and not folder.is_dir():
+                raise StoreError(
+                    N_("{folder} is a file, not a folder: {path} cannot be made there"),
+                    folder=str(folder),
+                    path=str(path),
+                )
+        path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-    except sqlite3.Error as e:
+    except (OSError, sqlite3.Error) as e:
+        problem = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise StoreError(
-            N_("cannot open {path}: {problem}"), path=str(path), problem=str(e)
+            N_("cannot open {path}: {problem}"), path=str(path), problem=problem
+        ) from None
+    except UnicodeError:
+        raise StoreError(
+            N_("{path} is not a usable file name (it is not valid text)"),
+            path=str(path).encode("utf-8", "replace").decode("utf-8"),
         ) from None
     try:
         new = _check_identity(conn, path)
@@ -167,7 +203,5 @@ def open_database(path: Path | str) -> Database:
         raise
     except sqlite3.DatabaseError as e:
         conn.close()
-        raise StoreError(
-            N_("{path} is not a companion database ({problem})"), path=str(path), problem=str(e)
-        ) from None
+        raise _failure(path, e) from None
     return db
