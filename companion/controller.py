@@ -370,11 +370,16 @@ class Controller:
         return size - len(self.table.game.state.row) - len(self.refill or [])
 
     def _commit_refill(self) -> bool:
+        """End the turn with the revealed cards. The refill is closed before anyone hears
+        of the action: a screen redrawn then must not show a refill still open (tapping
+        it would end the next player's turn with nothing revealed)."""
         revealed = list(self.refill or [])
+        self.refill = None
         ok = self.do({"do": "end_turn", "revealed": revealed})
         if ok:
-            self.refill = None
             self._save()
+        else:
+            self.refill = revealed  # refused: the revealed cards stay as they were
         return ok
 
     def cancel_refill(self) -> None:

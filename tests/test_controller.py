@@ -86,6 +86,40 @@ def test_the_refill_is_scanned_and_commits_itself_when_the_row_is_full(setup):
     assert lights.patterns[-1] == "attack"
 
 
+@pytest.mark.parametrize("how", ["row full", "end turn again"])
+def test_listeners_never_see_a_committed_refill_still_open(setup, how):
+    """The screen redraws as it hears of the action: a refill bar still shown there was
+    tapped, and ended the next player's turn with nothing revealed."""
+    controller, _, heard, _ = setup
+    controller.new_game(NEW)
+    row = ["Ladder", "Tattle", "Sneak", "Search", "Swagger"]
+    controller.do({"do": "row", "cards": row if how == "row full" else row[:4]})
+    seen: list[object] = []
+    controller.listeners.append(
+        lambda update: seen.append((update.kind, controller.snapshot()["refill"]))
+    )
+    controller.end_turn()
+    controller.scan(uid("07"))
+    if how == "end turn again":
+        controller.end_turn()
+    actions = [refill for kind, refill in seen if kind == "action"]
+    assert actions == [None]
+    assert controller.snapshot()["turn"]["active"] == "blue"
+
+
+def test_a_refused_refill_keeps_its_revealed_cards(setup):
+    controller, _, heard, _ = setup
+    controller.new_game(NEW)
+    controller.begin()
+    controller.end_turn()
+    controller.scan(uid("07"))
+    controller.store.db.execute("PRAGMA query_only = ON")  # the write fails
+    assert not controller.end_turn()
+    controller.store.db.execute("PRAGMA query_only = OFF")
+    assert controller.snapshot()["refill"] == ["Dead Run"]
+    assert heard[-1].kind == "rejected"
+
+
 def test_end_turn_twice_commits_a_short_refill(setup):
     controller, _, _, _ = setup
     controller.new_game(NEW)
