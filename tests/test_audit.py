@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.audit.check import export_game, verify_store
 from companion.audit.verify_log import GENESIS, canonical, link_hash, record_bytes
@@ -455,3 +457,64 @@ def test_the_new_records_seats_must_be_the_setups_players(finished_db, tmp_path)
         )
     with pytest.raises(Finding, match="seats are not the set-up's players"):
         check_records(header, records)
+
+
+# --------------------------------------------- hostile exports: a finding, never a crash
+def _paths(value, prefix=()):
+    """Every place in a JSON value, as a path of keys and indexes."""
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*prefix, i))
+
+
+def _replace(value, path, new):
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: _replace(value[head], rest, new)}
+    out = list(value)
+    out[head] = _replace(out[head], rest, new)
+    return out
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@pytest.fixture(scope="module")
+def honest_export(finished_db) -> list[dict]:
+    return export_lines(finished_db)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_change_to_an_export_is_a_finding_never_a_crash(honest_export, data):
+    from companion.audit import verify_log
+
+    line = data.draw(st.integers(0, len(honest_export) - 1))
+    places = list(_paths(honest_export[line]))
+    place = data.draw(st.sampled_from(places))
+    new = data.draw(JSON)
+    lines = list(honest_export)
+    lines[line] = _replace(lines[line], place, new)
+    header, records = lines[0], lines[1:]
+    try:
+        verify_log.check_records(header, records)
+    except verify_log.Finding:
+        return
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError):
+        return  # main() reports these as a malformed record, exit 1
+    # accepted: then nothing was changed but the creation time, which nothing vouches for
+    assert lines[line] == honest_export[line] or (line == 0 and place == ("game", "created_at"))
