@@ -40,6 +40,7 @@ from companion.store import GameStore, StoreError
 from companion.store.seal import SealError
 from companion.store.tags import Component, TagRegistry
 from companion.table import Table
+from companion.view import TableView, describe_action, describe_undo, make_view
 
 
 class Signals(Protocol):
@@ -84,6 +85,7 @@ class Controller:
         # a running game that cannot be resumed (its seal key is lost or damaged; or it
         # is open in another program): (game, the reason as a Refusal)
         self.unresumable: tuple[int, StoreError] | None = None
+        self.last = ""  # what just happened, in one line (the view's "last")
 
     # ------------------------------------------------------------------ games
     def new_game(self, options: dict[str, Any]) -> Table:
@@ -288,12 +290,46 @@ class Controller:
         out["can_undo"] = self.table.game.can_undo
         return out
 
+    def view(self) -> TableView:
+        """The table as the screens show it (see companion.view)."""
+        unresumable = None
+        if self.unresumable is not None:
+            game, problem = self.unresumable
+            unresumable = (game, localized(problem))
+        if self.table is None:
+            return TableView(last=self.last, unresumable=unresumable)
+        snap = self.snapshot()
+        assert snap is not None
+        game = self.table.game
+        snap["artifacts_left"] = sorted(game.state.artifacts_left)
+        names = [*snap["row"], *(snap["refill"] or [])]
+        danger = frozenset(
+            n for n in names if (card := game.catalog.card(n)) is not None and card.danger
+        )
+        log = self.table.log
+        return make_view(
+            snap,
+            phase=self.phase,
+            game=self.game_id,
+            head=getattr(log, "head", ""),
+            last=self.last,
+            row_size=game.edition.row_size,
+            refill_space=self._refill_space() if self.refill is not None else 0,
+            opening=None if self.opening is None else tuple(c["name"] for c in self.opening),
+            words=self.words,
+            scoring=self.scoring,
+            unresumable=unresumable,
+            danger_cards=danger,
+        )
+
     # ---------------------------------------------------------------- actions
     def do(self, action: dict[str, Any]) -> bool:
         """Apply one action; True when it was committed. A refusal is told, not raised."""
         if self.table is None:
             self._tell(Update("rejected", _("no game is running")))
             return False
+        edition = self.table.game.edition.name
+        undone = self.table.game.undoable_action() if action.get("do") == "undo" else None
         try:
             events = self.table.apply(action)
         except (RuleError, StoreError) as e:
@@ -306,7 +342,11 @@ class Controller:
             self.refill = None
             self._save()
         self._signal_events(events)
-        self._tell(Update("action", action.get("do", ""), events))
+        if action.get("do") == "undo":
+            message = describe_undo(undone, edition)
+        else:
+            message = describe_action(self.table.game.last_action or action, events, edition)
+        self._tell(Update("action", message, events))
         return True
 
     def clank(self, n: int, player: str | None = None) -> bool:
@@ -507,5 +547,7 @@ class Controller:
             self.signals.signal(pattern)
 
     def _tell(self, update: Update) -> None:
+        if update.message and update.kind not in ("ignored", "seat"):
+            self.last = update.message
         for listener in list(self.listeners):
             listener(update)

@@ -162,6 +162,10 @@ class Game:
             record.undone = True
         return [{"event": "undo", "action": step.action["do"], "number": step.number}]
 
+    def undoable_action(self) -> dict[str, Any] | None:
+        """The action that an undo now would take back (None: nothing to undo)."""
+        return dict(self._history[-1].action) if self._history else None
+
     def mark(self) -> Mark:
         top = self._history[-1] if self._history else None
         return Mark(

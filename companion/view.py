@@ -1,0 +1,268 @@
+"""What the screens show: one typed picture of the table, made by the controller.
+
+The screens read a ``TableView`` and nothing else: never the game, the store or the
+rules' dicts. A screen is a function of its view: built afresh from the same view it
+shows the same texts and offers the same buttons (the tests check this after every step
+of random play). Words are chosen here, at the edge, in the table's language of the
+moment: the rules give codes and values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.i18n import _, ed_, ned_, ngettext, player_name
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    name: str  # the colour
+    seat: int  # 1, 2, ...
+    active: bool  # whose turn it is (never while the game is over)
+    status: str  # "playing", "escaped", "knocked_out"
+    in_depths: bool
+    clank: int  # the player's cubes in the Clank! area
+    supply: int  # cubes still in the player's supply
+    health: int  # health left
+    max_health: int
+    gold: int
+    anti_clank: int  # clank that this turn's next +clank cancels
+    artifacts: tuple[int, ...]
+    score: int | None  # once the game is over
+
+    @property
+    def out(self) -> bool:
+        return self.status != "playing"
+
+
+@dataclass(frozen=True)
+class RowCardView:
+    name: str
+    danger: bool  # a Danger card: the next attack draws one more cube
+    revealed: bool  # revealed in the refill under way, not yet committed
+
+
+@dataclass(frozen=True)
+class DrawView:
+    nonce: int
+    reason: str  # "attack", "countdown"
+    count: int
+    bag: tuple[tuple[str, int], ...]  # the bag before the draw, black, seats, ghost
+    drawn: tuple[str, ...]
+    undone: bool
+
+
+@dataclass(frozen=True)
+class PlaceView:
+    place: int
+    player: str
+    score: int
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The table as the screens show it. ``phase`` is "none" with no game open,
+    "opening" before the first turn, "playing", "scoring" once the game is over,
+    "abandoned"."""
+
+    phase: str = "none"
+    game: int | None = None
+    edition: str = "clank"
+    party: bool = False
+    players: tuple[PlayerView, ...] = ()
+    active: str = ""
+    turn: int = 0
+    rage_space: int = 1  # 1-based
+    rage_track: tuple[int, ...] = ()
+    danger: int = 0
+    next_attack: int = 0  # cubes the next attack draws, Danger included
+    bag: tuple[tuple[str, int], ...] = ()  # black, each seat, ghost (Catacombs)
+    ghosts_in_area: int = 0
+    countdown: tuple[str, int] | None = None  # (player, space)
+    row: tuple[RowCardView, ...] = ()
+    row_size: int = 6
+    refilling: bool = False
+    refill_space: int = 0  # cards still to reveal in the refill under way
+    can_undo: bool = False
+    last: str = ""  # what just happened, in one line
+    game_over: bool = False
+    end_reason: str | None = None
+    ranking: tuple[PlaceView, ...] = ()
+    artifacts_left: tuple[int, ...] = ()  # the values still to be taken
+    draws: tuple[DrawView, ...] = ()
+    commitment: str = ""
+    head: str = ""  # the newest hash of the game's log
+    client_seed: str = ""
+    server_seed: str | None = None  # revealed once the game is over or abandoned
+    opening: tuple[str, ...] | None = None  # the opening row, before the first turn
+    words: str = ""  # typed by the players for the client seed
+    scoring: str | None = None  # whose deck is being scanned
+    unresumable: tuple[int, str] | None = None  # (game, why) a game that cannot go on
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def player(self, name: str) -> PlayerView:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def winner(self) -> str | None:
+        return self.ranking[0].player if self.ranking else None
+
+
+def bag_order(
+    seats: list[str], counts: Mapping[str, int], *, ghosts: bool
+) -> tuple[tuple[str, int], ...]:
+    """The bag laid out as the fair draw lays it out: black, the seats in order, ghost."""
+    kinds = ["black", *seats] + (["ghost"] if ghosts else [])
+    return tuple((k, int(counts.get(k, 0))) for k in kinds)
+
+
+def make_view(snap: Mapping[str, Any], **table: Any) -> TableView:
+    """A view from the rules' snapshot (``Controller.snapshot()``) and what the controller
+    adds (game, phase, head, last, opening, ...)."""
+    seats = list(snap["players"])
+    active = snap["turn"]["active"]
+    health = snap["settings"]["health"]
+    players = tuple(
+        PlayerView(
+            name=name,
+            seat=p["seat"],
+            active=name == active and not snap["game_over"],
+            status=p["status"],
+            in_depths=p["in_depths"],
+            clank=snap["clank_area"].get(name, 0),
+            supply=p["supply"],
+            health=p["health"],
+            max_health=health,
+            gold=p["gold"],
+            anti_clank=p["credit"],
+            artifacts=tuple(p["artifacts"]),
+            score=p["score"],
+        )
+        for name, p in snap["players"].items()
+    )
+    catacombs = snap["edition"] == "catacombs"
+    refill = snap.get("refill")
+    danger_cards = table.pop("danger_cards", frozenset())
+    row = tuple(RowCardView(c, c in danger_cards, False) for c in snap["row"])
+    row += tuple(RowCardView(c, c in danger_cards, True) for c in refill or [])
+    draws = tuple(
+        DrawView(
+            nonce=d["nonce"],
+            reason=d["reason"],
+            count=d["count"],
+            bag=bag_order(seats, d["bag"], ghosts=catacombs),
+            drawn=tuple(d["drawn"]),
+            undone=bool(d.get("undone")),
+        )
+        for d in snap["draws"]
+    )
+    countdown = snap.get("countdown")
+    return TableView(
+        edition=snap["edition"],
+        party=bool(snap.get("party")),
+        players=players,
+        active=active,
+        turn=snap["turn"]["number"],
+        rage_space=snap["rage"]["space"],
+        rage_track=tuple(snap["rage"]["track"]),
+        danger=snap["danger"],
+        next_attack=snap["next_attack"],
+        bag=bag_order(seats, snap["bag"], ghosts=catacombs),
+        ghosts_in_area=snap["clank_area"].get("ghost", 0),
+        countdown=None if not countdown else (countdown["player"], countdown["space"]),
+        row=row,
+        refilling=refill is not None,
+        can_undo=bool(snap.get("can_undo")) or bool(refill),
+        game_over=snap["game_over"],
+        end_reason=snap.get("end_reason"),
+        ranking=tuple(
+            PlaceView(r["place"], r["player"], r["score"]) for r in snap.get("ranking") or []
+        ),
+        artifacts_left=tuple(snap.get("artifacts_left", ())),
+        draws=draws,
+        commitment=snap.get("commitment", ""),
+        client_seed=snap.get("client_seed") or "",
+        server_seed=snap.get("server_seed"),
+        **table,
+    )
+
+
+# ------------------------------------------------------------ what just happened
+def describe_action(
+    action: Mapping[str, Any], events: list[Mapping[str, Any]], edition: str
+) -> str:
+    """One committed action in one line, in the table's language ("red +2 clank")."""
+    do = action.get("do", "")
+    who = player_name(action["player"]) if isinstance(action.get("player"), str) else ""
+    n = action.get("n")
+    drawn = [e for e in events if e.get("event") == "draw"]
+    if do == "clank":
+        text = ed_(edition, "{player} {n} clank").format(player=who, n=f"{n:+d}")
+    elif do == "end_turn":
+        revealed = action.get("revealed") or []
+        text = ngettext(
+            "turn over: {n} card revealed", "turn over: {n} cards revealed", len(revealed)
+        ).format(n=len(revealed))
+    elif do == "take":
+        text = _("{card} left the row").format(card=action.get("card", ""))
+    elif do == "attack":
+        text = ed_(edition, "the dragon attacks")
+    elif do == "rage":
+        text = ed_(edition, "rage {n}").format(n=f"{n:+d}")
+    elif do == "artifact":
+        text = _("{player} took the artifact {value}").format(player=who, value=action["value"])
+    elif do in ("secret", "prisoner", "token"):
+        text = _("{player} took {name}").format(player=who, name=action.get("name", ""))
+    elif do == "buy":
+        text = _("{player} bought {item}").format(player=who, item=action.get("item", ""))
+    elif do == "gold":
+        text = ngettext("{player} {n} gold", "{player} {n} gold", abs(n)).format(
+            player=who, n=f"{n:+d}"
+        )
+    elif do == "damage":
+        text = ngettext("{player} took {n} damage", "{player} took {n} damage", n).format(
+            player=who, n=n
+        )
+    elif do == "heal":
+        text = ngettext("{player} healed {n}", "{player} healed {n}", n).format(player=who, n=n)
+    elif do == "depths":
+        if action.get("in"):
+            text = ed_(edition, "{player} went into the Depths").format(player=who)
+        else:
+            text = ed_(edition, "{player} came out of the Depths").format(player=who)
+    elif do == "escape":
+        text = _("{player} escaped").format(player=who)
+    elif do == "ghost":
+        text = ed_(edition, "a ghost joins the Clank! area")
+    elif do == "shrine":
+        text = ed_(edition, "{player} used a wayshrine").format(player=who)
+    elif do == "cards":
+        cards = action.get("cards") or []
+        text = ngettext(
+            "{player}: {n} card in the deck", "{player}: {n} cards in the deck", len(cards)
+        ).format(player=who, n=len(cards))
+    elif do == "row":
+        text = _("the dungeon row is laid out")
+    elif do == "seed":
+        text = _("the client seed is fixed")
+    elif do == "deck_out":
+        text = ed_(edition, "the dungeon deck is empty")
+    else:
+        text = do.replace("_", " ")
+    if drawn and do != "undo":
+        cubes = sum(len(e.get("drawn", [])) for e in drawn)
+        text += " · " + ned_(
+            edition, "the dragon drew {n} cube", "the dragon drew {n} cubes", cubes
+        ).format(n=cubes)
+    return text
+
+
+def describe_undo(undone: Mapping[str, Any] | None, edition: str) -> str:
+    if undone is None:
+        return _("Undo")
+    return _("Undo: {what}").format(what=describe_action(undone, [], edition))

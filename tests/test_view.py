@@ -1,0 +1,73 @@
+"""The typed view the screens read: made from the controller alone, words chosen at the
+edge, what just happened in one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.controller import Controller
+from companion.store import GameStore
+from companion.view import TableView
+
+NEW = {"edition": "clank", "players": ["red", "blue", "green"], "server_seed": "5a" * 32}
+
+
+@pytest.fixture
+def ctl(tmp_path):
+    store = GameStore(tmp_path / "games.db")
+    controller = Controller(store)
+    yield controller
+    store.close()
+
+
+def test_no_game_is_an_empty_view(ctl):
+    view = ctl.view()
+    assert view == TableView(phase="none")
+
+
+def test_the_view_follows_the_game(ctl):
+    ctl.new_game(NEW)
+    assert ctl.view().phase == "opening"
+    ctl.do(
+        {"do": "row", "cards": ["Ladder", "Dragon Shrine", "Pickaxe", "Lucky Coin", "Tunnel Guide"]}
+    )
+    view = ctl.view()
+    assert view.phase == "playing" and view.game == 1 and view.active == "red"
+    assert [p.name for p in view.players] == ["red", "blue", "green"]
+    assert [p.active for p in view.players] == [True, False, False]
+    assert [k for k, _ in view.bag] == ["black", "red", "blue", "green"]
+    assert dict(view.bag)["black"] > 0
+    assert {c.name: c.danger for c in view.row}["Dragon Shrine"] is True
+    assert view.next_attack == view.rage_track[view.rage_space - 1] + view.danger
+    assert len(view.head) == 64 and len(view.commitment) == 64
+    before = view.player("red").clank
+    ctl.clank(2)
+    view = ctl.view()
+    assert view.player("red").clank == before + 2
+    assert view.last == "red +2 clank"
+    ctl.do({"do": "artifact", "player": "red", "value": 20})
+    assert 20 not in ctl.view().artifacts_left
+    assert ctl.view().last == "red took the artifact 20"
+    ctl.undo()
+    view = ctl.view()
+    assert view.last == "Undo: red took the artifact 20"
+    assert 20 in view.artifacts_left
+    ctl.end_turn()
+    ctl.scan_component(__import__("companion.store.tags", fromlist=["resolve"]).resolve(
+        "card", "clank", "Orc Grunt"))  # fmt: skip
+    view = ctl.view()
+    assert view.active == "blue" and not view.refilling
+    assert view.last.startswith("turn over: 1 card revealed · the dragon drew")
+    assert view.draws[-1].bag[0][0] == "black"
+
+
+def test_a_refill_in_the_view(ctl):
+    ctl.new_game(NEW)
+    ctl.do({"do": "row", "cards": ["Ladder", "Pickaxe", "Lucky Coin", "Tunnel Guide"]})
+    ctl.end_turn()
+    view = ctl.view()
+    assert view.refilling and view.refill_space == 2
+    assert view.last == "scan the 2 revealed cards"
+    ctl.reveal_untagged(dragon=False)
+    view = ctl.view()
+    assert [c.revealed for c in view.row][-1] is True and view.refill_space == 1
