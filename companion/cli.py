@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from companion import __version__
 from companion.audit.check import export_game, verify_store
@@ -22,6 +22,7 @@ from companion.i18n import (
     EN_,
     N_,
     Msg,
+    Refusal,
     _,
     ed_,
     localized,
@@ -33,7 +34,15 @@ from companion.i18n import (
     set_language,
 )
 from companion.rules import RuleError
-from companion.script import Replay, ScriptError, play, replay
+from companion.script import (
+    Replay,
+    ScriptError,
+    numbered,
+    play,
+    read_lines,
+    replay,
+    shown_path,
+)
 from companion.store import GameStore, StoreError
 from companion.store.tags import (
     EDITION_TITLES,
@@ -243,21 +252,23 @@ def _finish(args: argparse.Namespace, result: Replay) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     step = _Stepper(args)
     try:
+        lines = read_lines(Path(args.file))  # before the database: a missing file writes nothing
         if not args.db:
             result = replay(
-                Path(args.file),
+                lines,
                 keep_going=args.keep_going,
                 on_step=step,
                 start=lambda options: step.started(Table.from_options(options)),
             )
             return _finish(args, result)
-        with GameStore(args.db) as store:
-            result = replay(
-                Path(args.file),
-                keep_going=args.keep_going,
-                on_step=step,
-                start=lambda options: step.started(store.start(options)),
-            )
+        with contextlib.ExitStack() as stack:
+
+            def start(options: Any) -> Table:
+                # opened once the first line is read: a bad first line writes nothing
+                store = stack.enter_context(GameStore(args.db))
+                return step.started(store.start(options))
+
+            result = replay(lines, keep_going=args.keep_going, on_step=step, start=start)
             if result.table is not None and result.table.log is not None:
                 print(
                     _("recorded as game {game} in {db}").format(
@@ -271,14 +282,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
 
 
-def _numbered(source: Any) -> Any:
-    for number, line in enumerate(source, start=1):
-        text = line.strip()
-        if text and not text.startswith("#"):
-            yield number, text
-
-
 def cmd_resume(args: argparse.Namespace) -> int:
+    actions: Any = None
+    if args.actions == "-":  # read as they come: bytes when the stream has them
+        actions = numbered(getattr(sys.stdin, "buffer", sys.stdin))
+    elif args.actions:
+        try:  # before the database: a missing file or a folder writes nothing
+            actions = read_lines(Path(args.actions))
+        except ScriptError as e:
+            print(localized(e.problem), file=sys.stderr)
+            return 2
     with GameStore(args.db) as store:
         game = args.game if args.game is not None else store.last_unfinished()
         if game is None:
@@ -294,21 +307,16 @@ def cmd_resume(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         result = Replay(table=table, actions=table.game.actions_seen)
-        if args.actions:
-            if args.actions == "-":
-                source: Any = contextlib.nullcontext(sys.stdin)
-            else:
-                source = open(args.actions, encoding="utf-8")  # noqa: SIM115
+        if actions is not None:
             try:
-                with source as lines:
-                    play(
-                        result,
-                        _numbered(lines),
-                        keep_going=args.keep_going,
-                        on_step=_Stepper(args, table.game.edition.name),
-                    )
+                play(
+                    result,
+                    actions,
+                    keep_going=args.keep_going,
+                    on_step=_Stepper(args, table.game.edition.name),
+                )
             except ScriptError as e:
-                print(e.localized(), file=sys.stderr)
+                print(e.localized(table.game.edition.name), file=sys.stderr)
                 return 2
         return _finish(args, result)
 
@@ -379,15 +387,59 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
     return 0 if all(r.ok for r in results) else 1
 
 
+class CommandError(Refusal):
+    """A command that cannot be carried out as asked; nothing was written."""
+
+
+def _check_output(output: str) -> Path:
+    """The file an ``-o`` names, checked before anything is opened: its folder exists
+    and it is not itself a folder; CommandError otherwise."""
+    path = Path(output)
+    if path.is_dir():
+        raise CommandError(
+            N_("cannot write {path}: it is a folder; name a file in it"), path=shown_path(path)
+        )
+    if not path.parent.is_dir():
+        raise CommandError(
+            N_("cannot write {path}: there is no folder {folder}; create it or name another"),
+            path=shown_path(path),
+            folder=shown_path(path.parent),
+        )
+    return path
+
+
+def _write_whole(path: Path, write: Any, *, newline: str | None = None) -> int:
+    """Write a file through ``PATH.part``, renamed once complete: the file is whole or
+    untouched, and no ``.part`` is left behind. CommandError if it cannot be written."""
+    tmp = Path(str(path) + ".part")
+    opened = False
+    try:
+        out: IO[str]
+        with tmp.open("w", encoding="utf-8", newline=newline) as out:
+            opened = True
+            count = int(write(out))
+        tmp.replace(path)
+    except BaseException as e:
+        if opened:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        if isinstance(e, OSError):
+            raise CommandError(
+                N_("cannot write {path}: {problem}"),
+                path=shown_path(path),
+                problem=str(e.strerror or e),
+            ) from None
+        raise
+    return count
+
+
 def cmd_audit_export(args: argparse.Namespace) -> int:
+    path = None if args.output in (None, "-") else _check_output(args.output)
     with GameStore(args.db) as store:
-        if args.output in (None, "-"):
+        if path is None:
             export_game(store, args.game, sys.stdout)
             return 0
-        tmp = Path(args.output + ".part")
-        with tmp.open("w", encoding="utf-8") as out:
-            count = export_game(store, args.game, out)
-        tmp.replace(args.output)
+        count = _write_whole(path, lambda out: export_game(store, args.game, out))
     print(
         ngettext(
             "game {game}: {n} record written to {path}",
@@ -476,17 +528,20 @@ def cmd_tags_list(args: argparse.Namespace) -> int:
 
 def cmd_tags_import(args: argparse.Namespace) -> int:
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        print(_("cannot read {path}: {problem}").format(path=args.file, problem=e), file=sys.stderr)
-        return 2
+        data = Path(args.file).read_bytes()  # decoded by the registry, which names the line
+    except OSError as e:
+        raise CommandError(
+            N_("cannot read {path}: {problem}"),
+            path=shown_path(args.file),
+            problem=str(e.strerror or e),
+        ) from None
     with GameStore(args.db) as store:
         try:
-            count = TagRegistry(store.db).import_csv(text, rebind=args.rebind)
+            count = TagRegistry(store.db).import_csv(data, rebind=args.rebind)
         except TagError as e:
             print(
                 _("{path}: {problem}; nothing was imported").format(
-                    path=args.file, problem=e.localized()
+                    path=shown_path(args.file), problem=e.localized()
                 ),
                 file=sys.stderr,
             )
@@ -500,13 +555,13 @@ def cmd_tags_import(args: argparse.Namespace) -> int:
 
 
 def cmd_tags_export(args: argparse.Namespace) -> int:
+    path = None if args.output in (None, "-") else _check_output(args.output)
     with GameStore(args.db) as store:
         registry = TagRegistry(store.db)
-        if args.output in (None, "-"):
+        if path is None:
             registry.export_csv(sys.stdout)
             return 0
-        with open(args.output, "w", encoding="utf-8", newline="") as out:
-            count = registry.export_csv(out)
+        count = _write_whole(path, registry.export_csv, newline="")
     print(
         ngettext("{n} tag written to {path}", "{n} tags written to {path}", count).format(
             n=count, path=args.output
@@ -735,6 +790,65 @@ def choose_language() -> str:
     return language
 
 
+# The arguments that name files or folders, as the usage line names them.
+PATH_ARGUMENTS = {
+    "file": "file",
+    "db": "--db",
+    "actions": "--actions",
+    "output": "-o",
+    "to": "--to",
+}
+
+
+def _argument_values(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """Every text argument as (how the usage names it, value), lists flattened."""
+    out = []
+    for dest, value in vars(args).items():
+        if dest in ("func", "command", "audit_command", "tags_command"):
+            continue
+        name = PATH_ARGUMENTS.get(dest, "--" + dest.replace("_", "-"))
+        if dest == "db" and value == str(default_db()):
+            name = "$CLANK_DB" if os.environ.get("CLANK_DB") else "--db"
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                out.append((name, item))
+    return out
+
+
+def _unusable(name: str, value: str) -> CommandError:
+    if name in PATH_ARGUMENTS.values() or name == "$CLANK_DB":
+        return CommandError(
+            N_("{argument}: {value} is not a usable path (not UTF-8); rename it or name another"),
+            argument=name,
+            value=shown_path(value),
+        )
+    return CommandError(
+        N_("{argument}: {value} is not UTF-8 text; type it again"),
+        argument=name,
+        value=shown_path(value),
+    )
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """Refuse, before anything is opened or written, a text argument that is not UTF-8:
+    a lone surrogate, such as the ``\\udcff`` that stands for an undecodable byte of a
+    file name, names no file the database, the log or the screen can hold."""
+    for name, value in _argument_values(args):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _unusable(name, value) from None
+
+
+def _unicode_problem(args: argparse.Namespace, error: UnicodeError) -> CommandError:
+    """A UnicodeError that got through: the argument it came from if it can be told."""
+    text = getattr(error, "object", None)
+    for name, value in _argument_values(args):
+        if isinstance(text, str) and value and value in text:
+            return _unusable(name, value)
+    return CommandError(N_("some text is not UTF-8 ({problem})"), problem=str(error))
+
+
 def main(argv: list[str] | None = None) -> int:
     choose_language()
     parser = build_parser()
@@ -742,9 +856,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["app", *(argv or [])])
     try:
+        check_arguments(args)
         return int(args.func(args))
-    except (StoreError, CatalogError, ConfigError) as e:
+    except (StoreError, CatalogError, ConfigError, CommandError) as e:
         print(localized(e), file=sys.stderr)
+        return 2
+    except UnicodeError as e:
+        print(localized(_unicode_problem(args, e)), file=sys.stderr)
         return 2
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,19 +32,49 @@ class ScriptError(ValueError):
         return _("line {line}: {reason}").format(line=self.line, reason=reason)
 
 
+# A table-script line is a flat action: a few levels of objects and lists at most.
+MAX_DEPTH = 32
+# Whole numbers fit in 64 bits (the log's SQLite and every reader of an export).
+MAX_INT = 2**63 - 1
+
+
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """The script's meaningful lines with their 1-based numbers."""
+    """The script's meaningful lines with their 1-based numbers. The file is read at
+    once (ScriptError on line 0 if it cannot be); each line is decoded when its turn
+    comes."""
     try:
         data = path.read_bytes()
-    except OSError as e:
+    except (OSError, ValueError) as e:  # ValueError: a path the system cannot name
+        problem = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise ScriptError(
-            0,
-            Msg(N_("cannot read {path}: {problem}"), path=str(path), problem=str(e.strerror or e)),
+            0, Msg(N_("cannot read {path}: {problem}"), path=shown_path(path), problem=problem)
         ) from None
-    for number, raw in enumerate(data.splitlines(), start=1):
+    return numbered(data.splitlines())
+
+
+def numbered(source: Iterable[bytes | str]) -> Iterator[tuple[int, str]]:
+    """Numbered meaningful lines of raw lines (bytes, or text already decoded, such as
+    standard input's): blank lines and ``#`` comments skipped, a UTF-8 BOM dropped;
+    ScriptError for a line that is not UTF-8 text."""
+    lines = iter(source)
+    number = 0
+    while True:
+        number += 1
         try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
+            raw = next(lines)
+        except StopIteration:
+            return
+        except UnicodeDecodeError:  # a text stream that decodes strictly
+            raise ScriptError(number, Msg(N_("not UTF-8 text"))) from None
+        except OSError as e:
+            raise ScriptError(
+                number, Msg(N_("cannot read: {problem}"), problem=str(e.strerror or e))
+            ) from None
+        try:
+            # text from a stream that kept undecodable bytes as surrogates is checked too
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            text.encode("utf-8")
+        except UnicodeError:
             raise ScriptError(number, Msg(N_("not UTF-8 text"))) from None
         text = text.strip()
         if number == 1:
@@ -52,17 +83,105 @@ def read_lines(path: Path) -> Iterator[tuple[int, str]]:
             yield number, text
 
 
+def shown_path(path: object) -> str:
+    """A path as one printable line: what cannot be printed is written as an escape."""
+    text = str(path)
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def parse_line(number: int, text: str) -> dict[str, Any]:
+    """A script line as a JSON object; ScriptError (one line) for anything else: not
+    JSON, not an object, a key twice in one object, NaN or an infinite number, a whole
+    number beyond 64 bits, a lone surrogate (``\\udcff``), more than ``MAX_DEPTH``
+    levels of nesting."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for key, value in items:
+            if key in obj:
+                raise ScriptError(
+                    number, Msg(N_("the key {key} appears twice in one object"), key=_quoted(key))
+                )
+            obj[key] = value
+        return obj
+
+    def whole(digits: str) -> int:
+        if len(digits.lstrip("-")) > 19 or abs(int(digits)) > MAX_INT:
+            raise _too_large(number, digits)
+        return int(digits)
+
+    def real(digits: str) -> float:
+        value = float(digits)
+        if math.isinf(value):
+            raise _too_large(number, digits)
+        return value
+
+    def constant(name: str) -> Any:
+        raise ScriptError(number, Msg(N_("{constant} is not a JSON number"), constant=name))
+
     try:
-        obj = json.loads(text)
+        obj = json.loads(
+            text,
+            object_pairs_hook=pairs,
+            parse_int=whole,
+            parse_float=real,
+            parse_constant=constant,
+        )
     except json.JSONDecodeError as e:
         raise ScriptError(
             number,
             Msg(N_("not valid JSON ({problem} at column {column})"), problem=e.msg, column=e.colno),
         ) from None
+    except RecursionError:
+        raise ScriptError(number, _too_deep()) from None
     if not isinstance(obj, dict):
         raise ScriptError(number, Msg(N_("each line is one JSON object")))
+    _check_values(number, obj)
     return obj
+
+
+def _too_large(number: int, digits: str) -> ScriptError:
+    return ScriptError(number, Msg(N_("the number {number} is too large"), number=_cut(digits)))
+
+
+def _too_deep() -> Msg:
+    return Msg(N_("nested more than {depth} levels deep"), depth=MAX_DEPTH)
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(_cut(text))  # one line, every surrogate and control written as \u
+
+
+def _cut(text: str, most: int = 24) -> str:
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _check_values(number: int, obj: dict[str, Any]) -> None:
+    """No deeper than MAX_DEPTH, and every string (keys too) encodable as UTF-8: JSON's
+    ``\\ud800``-style escapes can name half a surrogate pair, which no file, database or
+    screen can hold. Walked without recursion."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise ScriptError(number, _too_deep())
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    stack.append((key, depth))
+                stack.append((item, depth + 1))
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise ScriptError(
+                    number,
+                    Msg(
+                        N_("{escape} is half of a surrogate pair, not a character"),
+                        escape=ascii(e.object[e.start])[1:-1],
+                    ),
+                ) from None
 
 
 @dataclass
@@ -82,19 +201,20 @@ class Replay:
 
 
 def replay(
-    path: Path,
+    path: Path | Iterable[tuple[int, str]],
     *,
     keep_going: bool = False,
     on_step: Any = None,
     start: Callable[[Any], Table] = Table.from_options,
 ) -> Replay:
-    """Replay a script; raises ScriptError on the first bad line unless ``keep_going``.
+    """Replay a script (a file, or its lines as ``read_lines`` gives them); raises
+    ScriptError on the first bad line unless ``keep_going``.
 
     ``start`` makes the table from the first line's options (a store's ``start`` records
     the game in a database).
     """
     result = Replay()
-    lines = read_lines(path)
+    lines = iter(read_lines(path) if isinstance(path, Path) else path)
     for number, text in lines:
         obj = parse_line(number, text)
         if "new" not in obj or len(obj) != 1:

@@ -13,7 +13,7 @@ import datetime
 import io
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
@@ -215,9 +215,38 @@ class TagRegistry:
             writer.writerow([b.uid, b.component.kind, b.component.edition or "", b.component.name])
         return len(bindings)
 
-    def import_csv(self, text: str, *, rebind: bool = False) -> int:
-        """Import a shared tag set; every row is checked first, then all are bound at once."""
-        reader = csv.DictReader(io.StringIO(text))
+    def import_csv(self, text: str | bytes, *, rebind: bool = False) -> int:
+        """Import a shared tag set (its text, or the file's bytes: UTF-8, a BOM allowed);
+        every row is checked first, then all are bound at once. TagError naming the line
+        for anything wrong (not UTF-8, a NUL, a field beyond the CSV module's limit, a bad
+        row); nothing is imported then."""
+        read = 0  # the lines the CSV reader took: the csv module's own count lags at times
+
+        def lines() -> Iterator[str]:
+            nonlocal read
+            for line in io.StringIO(_csv_text(text), newline=""):  # \n, \r\n or \r
+                read += 1
+                yield line
+
+        reader = csv.DictReader(lines(), strict=True)  # a stray quote is an error, not data
+        try:
+            planned = self._plan(reader, rebind=rebind)
+        except csv.Error as e:
+            raise TagError(
+                N_("line {line}: not readable as CSV ({problem})"),
+                line=max(read, 1),
+                problem=str(e),
+            ) from None
+        try:
+            with self.db.atomic():
+                for uid, component in planned:
+                    self.bind(uid, component, rebind=True)
+        except sqlite3.Error as e:
+            raise TagError(N_("nothing was imported: {problem}"), problem=str(e)) from None
+        return len(planned)
+
+    def _plan(self, reader: csv.DictReader[str], *, rebind: bool) -> list[tuple[str, Component]]:
+        """The bindings a CSV asks for, every row checked; TagError at the first bad one."""
         if reader.fieldnames != CSV_COLUMNS:
             raise TagError(
                 N_("line 1: the header must be {columns}"), columns=",".join(CSV_COLUMNS)
@@ -248,13 +277,31 @@ class TagRegistry:
                     component=current,
                 )
             planned.append((uid, component))
+        return planned
+
+
+def _csv_text(data: str | bytes) -> str:
+    """A tag set's text: UTF-8 (a BOM dropped), no NUL, no lone surrogate; TagError
+    naming the line otherwise."""
+    if isinstance(data, bytes):
         try:
-            with self.db.atomic():
-                for uid, component in planned:
-                    self.bind(uid, component, rebind=True)
-        except sqlite3.Error as e:
-            raise TagError(N_("nothing was imported: {problem}"), problem=str(e)) from None
-        return len(planned)
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise _not_utf8(data.count(b"\n", 0, e.start) + 1) from None
+    try:
+        data.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise _not_utf8(data.count("\n", 0, e.start) + 1) from None
+    if "\0" in data:
+        raise TagError(
+            N_("line {line}: a NUL character; this is not a CSV text file"),
+            line=data.count("\n", 0, data.index("\0")) + 1,
+        )
+    return data.removeprefix("\ufeff")
+
+
+def _not_utf8(line: int) -> TagError:
+    return TagError(N_("line {line}: not UTF-8 text; save the file as UTF-8 CSV"), line=line)
 
 
 class BulkEnrollment:
