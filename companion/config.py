@@ -25,19 +25,26 @@ GPIO, a database in the user's data folder. Example::
     [app]
     language = "en"           # en, ru, uk, es; empty or "system": the system locale's
     database = "/var/lib/clank-companion/games.db"
+    admin_pin_hash = "scrypt$16384$8$1$..."   # companion.pin.hash_pin; opens Settings
+
+The admin PIN is kept only as a salted hash (``admin_pin_hash``). An older file's
+plain-text ``admin_pin`` (1 to 8 digits) still opens Settings, and is replaced by its
+hash the next time the settings are saved; with neither key the PIN is 2468.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
+from companion import pin
 from companion.i18n import N_, Msg, Refusal
 from hardware.gpio import PanelPins
 from hardware.readers import SpecError, check_spec
@@ -64,7 +71,13 @@ class AppConfig:
     language: str = ""  # "" (or "system"): the system locale's (LANG), English if not ru/uk/es
     database: str = ""  # empty: the user's data folder
     fullscreen: bool = False  # the kiosk on the Pi: no window frame, no way out but Settings
-    admin_pin: str = "2468"  # guards Settings (reader, pins, edition numbers, quit)
+    # guards Settings (reader, pins, edition numbers, quit): companion.pin's salted hash
+    admin_pin_hash: str = ""
+    admin_pin: str = ""  # an older file's plain-text PIN: replaced by the hash when saved
+
+    def pin_matches(self, entered: str) -> bool:
+        """Whether ``entered`` is the admin PIN (no hash and no PIN: the default)."""
+        return pin.matches(entered, pin_hash=self.admin_pin_hash, plain=self.admin_pin)
 
 
 @dataclass(frozen=True)
@@ -96,6 +109,16 @@ def candidates() -> list[Path]:
     return found
 
 
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value from the file as a message shows it: on one line (repr escapes line
+    breaks and other unprintable characters) and not too long."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long to print
+        text = f"<a number of {value.bit_length()} bits>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _typed(where: str, default: Any, value: Any) -> Any:
     """The value, if it has the type of the key's default; else a ConfigError."""
     if isinstance(default, bool):
@@ -108,9 +131,24 @@ def _typed(where: str, default: Any, value: Any) -> Any:
         ok, want = isinstance(value, int) and not isinstance(value, bool), N_("a whole number")
     if not ok:
         raise ConfigError(
-            N_("{where}: expected {want}, got {value!r}"), where=where, want=Msg(want), value=value
+            N_("{where}: expected {want}, got {value}"),
+            where=where,
+            want=Msg(want),
+            value=_shown(value),
         )
-    return float(value) if isinstance(default, float) else value
+    if isinstance(default, float):
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond any float
+            number = math.inf
+        if not math.isfinite(number):  # nan, inf
+            raise ConfigError(
+                N_("{where}: expected a finite number, got {value}"),
+                where=where,
+                value=_shown(value),
+            )
+        return number
+    return value
 
 
 def _section(where: str, cls: type, raw: Any) -> Any:
@@ -131,14 +169,20 @@ def _section(where: str, cls: type, raw: Any) -> Any:
 
 
 def parse_config(text: str, source: str) -> Config:
+    """The configuration in ``text`` (read from ``source``, which messages name); a
+    ConfigError, its message one line naming file and key, for anything it cannot use."""
     try:
         raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(N_("{where}: {problem}"), where=source, problem=str(e)) from None
+    except (ValueError, RecursionError) as e:  # TOMLDecodeError, a number too long
+        problem = " ".join(str(e).split())
+        raise ConfigError(N_("{where}: {problem}"), where=source, problem=problem) from None
     unknown = set(raw) - {"reader", "gpio", "app"}
     if unknown:
+        section = sorted(unknown)[0]
         raise ConfigError(
-            N_("{where}: unknown section [{section}]"), where=source, section=sorted(unknown)[0]
+            N_("{where}: unknown section [{section}]"),
+            where=source,
+            section=section if section.isprintable() and len(section) <= 60 else _shown(section),
         )
     config = Config(
         reader=_section(f"{source} [reader]", ReaderConfig, raw.get("reader", {})),
@@ -165,6 +209,19 @@ def parse_config(text: str, source: str) -> Config:
             where=source,
             languages=", ".join(LANGUAGES),
         )
+    app = raw.get("app", {})
+    if "admin_pin" in app and not pin.valid_pin(config.app.admin_pin):
+        raise ConfigError(
+            N_("{where}: the admin PIN must be 1 to {n} digits, got {value}"),
+            where=f"{source} [app].admin_pin",
+            n=pin.MAX_DIGITS,
+            value=_shown(config.app.admin_pin),
+        )
+    if "admin_pin_hash" in app and not pin.is_pin_hash(config.app.admin_pin_hash):
+        raise ConfigError(
+            N_("{where}: not an admin PIN hash (scrypt$N$r$p$salt$hash, as Settings writes it)"),
+            where=f"{source} [app].admin_pin_hash",
+        )
     return config
 
 
@@ -177,24 +234,39 @@ def _toml_value(value: Any) -> str:
 
 
 def config_text(config: Config) -> str:
-    """The configuration as TOML, every key written out."""
+    """The configuration as TOML, every key written out (the PIN keys only when set)."""
     lines = ["# Clank! Table Companion settings (written by the Settings screen)"]
     for section in ("reader", "gpio", "app"):
         lines.append(f"\n[{section}]")
         part = getattr(config, section)
         for f in fields(part):
-            lines.append(f"{f.name} = {_toml_value(getattr(part, f.name))}")
+            value = getattr(part, f.name)
+            if f.name in ("admin_pin", "admin_pin_hash") and not value:
+                continue
+            lines.append(f"{f.name} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"
+
+
+def with_pin_hash(config: Config) -> Config:
+    """The configuration with its admin PIN as a hash: a plain-text ``admin_pin`` (or,
+    with none, the default PIN) is hashed and dropped; a hash already there stays."""
+    app = config.app
+    if app.admin_pin_hash and not app.admin_pin:
+        return config
+    hashed = app.admin_pin_hash or pin.hash_pin(app.admin_pin or pin.DEFAULT_PIN)
+    return replace(config, app=replace(app, admin_pin_hash=hashed, admin_pin=""))
 
 
 def save_config(config: Config, path: Path | None = None) -> Path:
     """Write the configuration where it was read from (or the user's file), atomically;
-    the text is checked by reading it back first."""
+    the text is checked by reading it back first. A plain-text admin PIN is written as
+    its hash (``with_pin_hash``)."""
     if path is None:
         source = Path(config.source) if config.source not in ("defaults", "") else None
         path = source or Path(os.environ.get("CLANK_CONFIG") or candidates()[0])
         if source is None and not os.environ.get("CLANK_CONFIG"):
             path = Path(platformdirs.user_config_dir(APP)) / "config.toml"
+    config = with_pin_hash(config)
     text = config_text(config)
     parse_config(text, str(path))
     try:
@@ -213,11 +285,19 @@ def load_config(path: Path | None = None) -> Config:
     """The configuration from ``path``, else the first file found, else the defaults."""
     if path is not None:
         try:
-            return parse_config(path.read_text(encoding="utf-8"), str(path))
+            text = path.read_text(encoding="utf-8")
         except OSError as e:
             raise ConfigError(
                 N_("{where}: {problem}"), where=str(path), problem=str(e.strerror or e)
             ) from None
+        except UnicodeDecodeError as e:
+            raise ConfigError(
+                N_("{where}: line {line} is not UTF-8 text (byte {byte})"),
+                where=str(path),
+                line=e.object[: e.start].count(b"\n") + 1,
+                byte=f"0x{e.object[e.start]:02x}",
+            ) from None
+        return parse_config(text, str(path))
     for candidate in candidates():
         if candidate.is_file():
             return load_config(candidate)

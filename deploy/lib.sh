@@ -269,12 +269,22 @@ new_pin() {
     printf '%04d' $((n % 10000))
 }
 
+# The admin PIN as the settings keep it: a salted scrypt hash made by the installed
+# companion (companion.pin). The PIN goes in on stdin, never on a command line.
+pin_hash() {
+    printf '%s' "$1" | "$root$VENV/bin/python" -c 'import sys
+from companion.pin import hash_pin
+print(hash_pin(sys.stdin.read()))'
+}
+
 # READER (optional): the reader spec; ROTATE (optional): 0, 90, 180 or 270.
 write_settings() {
-    local file="$root$ETC/config.toml" pin current
+    local file="$root$ETC/config.toml" pin hashed current
     if [ ! -f "$file" ]; then
         pin=$(new_pin)
-        sed -e "s|@READER@|${READER:-mfrc522}|" -e "s|@ADMIN_PIN@|$pin|" \
+        hashed=$(pin_hash "$pin") || die "could not hash the admin PIN with the companion"
+        # the settings keep only the hash: the PIN is printed once, below
+        sed -e "s|@READER@|${READER:-mfrc522}|" -e "s|@ADMIN_PIN_HASH@|$hashed|" \
             "$HERE/config.toml" >"$file.new"
         mv "$file.new" "$file"
         changed "wrote the settings $ETC/config.toml (reader ${READER:-mfrc522}, admin PIN $pin: write it down)"

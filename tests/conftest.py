@@ -14,3 +14,15 @@ os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_told():
+    """Each test starts in English, whatever language an earlier test switched to."""
+    from companion.i18n import set_language
+
+    set_language("en")
+    yield

@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from companion.config import Config, ConfigError, load_config, parse_config
+from companion import pin
+from companion.config import Config, ConfigError, load_config, parse_config, save_config
 
 GOOD = """
 [reader]
@@ -75,3 +78,113 @@ def test_bad_files_are_named_clearly(text, reason):
 def test_an_unreadable_file(tmp_path):
     with pytest.raises(ConfigError, match="Is a directory"):
         load_config(tmp_path)
+
+
+# ------------------------------------------------------------------ numbers, text, the PIN
+@pytest.mark.parametrize("key", ["gone_after", "window"])
+@pytest.mark.parametrize("value", ["nan", "inf", "+inf", "-inf", "-nan", "1e400", "9" * 400])
+def test_seconds_that_are_not_a_finite_number_are_refused(key, value):
+    with pytest.raises(ConfigError, match=rf"^test\.toml \[reader\]\.{key}: expected a finite"):
+        parse_config(f"[reader]\n{key} = {value}", "test.toml")
+
+
+def test_a_file_that_is_not_utf8_is_refused_with_its_name(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes('[app]\nlanguage = "es"\n# año\n'.encode("latin-1"))
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert str(caught.value) == f"{path}: line 3 is not UTF-8 text (byte 0xf1)"
+
+
+def test_a_command_survives_a_config_file_that_is_not_utf8(tmp_path, monkeypatch, capsys):
+    """Every command read the configuration for its language and died of it."""
+    from companion.cli import main
+
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'[app]\nlanguage = "\xff"\n')
+    monkeypatch.setenv("CLANK_CONFIG", str(path))
+    assert main(["games", "--db", str(tmp_path / "games.db")]) == 0
+    monkeypatch.setenv("CLANK_READER", "")
+    assert main(["scan", "--db", str(tmp_path / "games.db")]) == 2  # it needs the file
+    assert "line 2 is not UTF-8 text" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [('""', "''"), ('"12a4"', "'12a4'"), ('"123456789"', "'123456789'"), ("1234", None)],
+)
+def test_an_admin_pin_that_is_not_one_to_eight_digits_is_refused(value, shown):
+    with pytest.raises(ConfigError) as caught:
+        parse_config(f"[app]\nadmin_pin = {value}", "test.toml")
+    message = str(caught.value)
+    assert message.startswith("test.toml [app].admin_pin: ")
+    if shown is not None:
+        assert message.endswith(f": the admin PIN must be 1 to 8 digits, got {shown}")
+
+
+@pytest.mark.parametrize("value", ['""', '"2468"', '"scrypt$16384$8$1$00$00"', "7"])
+def test_an_admin_pin_hash_that_is_not_one_is_refused(value):
+    with pytest.raises(ConfigError, match=r"^test\.toml \[app\]\.admin_pin_hash: "):
+        parse_config(f"[app]\nadmin_pin_hash = {value}", "test.toml")
+
+
+def test_the_admin_pin_is_kept_as_a_hash_and_an_old_plain_pin_still_works(tmp_path):
+    assert Config().app.pin_matches("2468")  # no PIN in any file: the default
+    path = tmp_path / "config.toml"
+    path.write_text('[app]\nadmin_pin = "97531"\nlanguage = "es"\n')
+    old = load_config(path)
+    assert old.app.pin_matches("97531") and not old.app.pin_matches("2468")
+    save_config(old)  # the next save writes the hash instead
+    text = path.read_text()
+    assert "97531" not in text and "admin_pin =" not in text
+    new = load_config(path)
+    assert new.app.admin_pin == "" and pin.is_pin_hash(new.app.admin_pin_hash)
+    assert new.app.pin_matches("97531") and not new.app.pin_matches("2468")
+    assert new.app.language == "es"
+    save_config(new)
+    assert load_config(path) == new  # the hash is kept as it is, not made again
+    defaults = tmp_path / "defaults.toml"
+    save_config(Config(), defaults)
+    assert load_config(defaults).app.pin_matches("2468")
+
+
+# ------------------------------------------------------------------ fuzzing
+KEYS = ("spec", "window", "gone_after", "language", "database", "fullscreen", "admin_pin",
+        "admin_pin_hash", "end_turn", "undo", "buzzer", '"k\\u2028"', "x")  # fmt: skip
+VALUES = ("nan", "-inf", "1e400", "0", "-1", "0.5", "27", "28", "true", '""', '"2468"',
+          '"fake"', '"mfrc522:0.0"', '"x\\ny"', "[1, 2]", "{a = 1}", "0x" + "f" * 4000,
+          "9" * 5000, "1979-05-27", '"12345678"', "'123456789'")  # fmt: skip
+HEADS = ("[reader]", "[gpio]", "[app]", "[app.x]", "[[app]]", '["a\\nb"]', "[\u2028]")
+PIECES = (*KEYS, *VALUES, *HEADS, *"[]{}=\"'.,#\n \t-+_:0123456789aefinx", "\u2028", "\x85",
+          "\r", "\x00", "é", "\ud800")  # fmt: skip
+# TOML-ish: lines of known sections, keys and values, or a soup of their pieces
+LINE = st.builds("{} = {}".format, st.sampled_from(KEYS), st.sampled_from(VALUES))
+LINES = st.lists(st.sampled_from(HEADS) | LINE, max_size=8).map("\n".join)
+SOUP = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+TEXTS = st.one_of(LINES, SOUP, st.text(max_size=80))
+FIXTURE_HEALTH = HealthCheck.function_scoped_fixture  # tmp_path: each example rewrites the file
+FILES = st.one_of(st.binary(max_size=200), TEXTS.map(lambda t: t.encode("utf-8", "surrogatepass")))
+
+
+def _one_config_or_a_one_line_error(load) -> None:
+    try:
+        result = load()
+    except ConfigError as e:
+        for message in (str(e), e.localized()):
+            assert message and message.splitlines() == [message], message
+        return
+    assert isinstance(result, Config)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS)
+def test_fuzz_text_gives_a_config_or_a_one_line_config_error(text):
+    _one_config_or_a_one_line_error(lambda: parse_config(text, "fuzz.toml"))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[FIXTURE_HEALTH])
+@given(FILES)
+def test_fuzz_files_give_a_config_or_a_one_line_config_error(tmp_path, data):
+    path = tmp_path / "fuzz.toml"
+    path.write_bytes(data)
+    _one_config_or_a_one_line_error(lambda: load_config(path))

@@ -282,6 +282,8 @@ def tour(ui: Harness) -> Iterator[str]:
     app.ask_pin()
     for digit in "1111":
         app.pin_pad.digit(digit)
+    app.pin_pad.digit("ok")
+    assert app.pin_pad.message == i18n._("Wrong PIN")
     yield "pin-wrong"
     close_popups(ui)
     app.confirm_abandon()

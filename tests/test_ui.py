@@ -7,6 +7,7 @@ With CLANK_SCREENSHOTS=<folder> every screen these tests visit is saved there as
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -20,8 +21,13 @@ from kivy.config import Config as KivyConfig  # noqa: E402
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
+from companion import pin  # noqa: E402
+from companion.config import load_config  # noqa: E402
 from companion.store import GameStore  # noqa: E402
+from companion.store.seal import key_path  # noqa: E402
+from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.screens import chain_head  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 
@@ -31,6 +37,14 @@ def ui(tmp_path):
     harness = Harness(tmp_path / "games.db")
     yield harness
     harness.close()
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def shot(ui: Harness, name: str) -> None:
@@ -284,14 +298,17 @@ def test_settings_open_only_with_the_admin_pin(ui, tmp_path, monkeypatch):
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
     ui.app.ask_pin()
     ui.frames(2)
-    for digit in "1111":
-        ui.tap(digit)
+    ui.enter_pin("1111")
     assert ui.app.screens.current == "newgame" and ui.app.pin_pad.message == "Wrong PIN"
+    ui.tap("1")
+    ui.tap("2")
+    assert ui.app.pin_pad.entered == "12"
     ui.tap("Clear")
     assert ui.app.pin_pad.entered == ""
+    ui.tap("1")
     shot(ui, "13-settings-pin")
-    for digit in "2468":
-        ui.tap(digit)
+    ui.tap("Clear")
+    ui.enter_pin("2468")
     assert ui.app.screens.current == "settings"
     settings = ui.app.screens.get_screen("settings")
     shot(ui, "14-settings")
@@ -304,6 +321,170 @@ def test_settings_open_only_with_the_admin_pin(ui, tmp_path, monkeypatch):
     assert "unknown reader" in settings.message
     ui.tap("Back")
     assert ui.app.screens.current == "newgame"
+
+
+def test_a_new_admin_pin_is_saved_as_a_hash_and_shown_once(ui, tmp_path, monkeypatch):
+    path = tmp_path / "config.toml"
+    path.write_text('[app]\nadmin_pin = "1357"\nlanguage = "en"\n')  # an older file: plain
+    monkeypatch.setenv("CLANK_CONFIG", str(path))
+    ui.app.settings_ = load_config(path)
+    ui.app.ask_pin()
+    ui.enter_pin("2468")
+    assert ui.app.screens.current == "newgame"  # the file's PIN, not the default
+    ui.enter_pin("1357")
+    assert ui.app.screens.current == "settings"
+    settings = ui.app.screens.get_screen("settings")
+    ui.tap("New admin PIN")
+    new = re.fullmatch(r"The new admin PIN is (\d{4}): write it down\.", settings.message)
+    assert new, settings.message
+    text = path.read_text()
+    assert "admin_pin =" not in text and "1357" not in text and new[1] not in text.split("$")[0]
+    saved = load_config(path)
+    assert pin.is_pin_hash(saved.app.admin_pin_hash) and saved.app.pin_matches(new[1])
+    ui.tap("Back")
+    ui.app.ask_pin()
+    ui.enter_pin("1357")
+    assert ui.app.screens.current == "newgame"  # the old PIN is gone
+    ui.enter_pin(new[1])
+    assert ui.app.screens.current == "settings"
+
+
+def test_wrong_pins_lock_the_pad_for_longer_and_longer(ui):
+    clock = FakeClock()
+    ui.app.pin_lockout.clock = clock
+    ui.app.ask_pin()
+    for wrong in ("1", "22", "333"):
+        ui.enter_pin(wrong)
+    pad = ui.app.pin_pad
+    assert pad.locked and pad.message == "Too many wrong PINs: wait 5 seconds"
+    shot(ui, "13-settings-pin-locked")
+    ui.enter_pin("2468")  # refused unread: the keys take nothing while it waits
+    assert pad.entered == "" and ui.app.screens.current == "newgame"
+    clock.now += 3.2
+    pad.refresh()
+    assert pad.message == "Too many wrong PINs: wait 2 seconds"
+    clock.now += 2
+    pad.refresh()
+    ui.enter_pin("4444")  # wrong again: twice as long
+    assert pad.locked and pad.message == "Too many wrong PINs: wait 10 seconds"
+    ui.tap("Cancel")
+    ui.app.ask_pin()  # a new pad does not start the count again
+    assert ui.app.pin_pad.locked and ui.app.pin_pad.message.endswith("wait 10 seconds")
+    clock.now += 10
+    ui.app.pin_pad.refresh()  # the pad's clock tick: the keys take digits again
+    assert not ui.app.pin_pad.locked and ui.app.pin_pad.message == "Admin PIN"
+    ui.enter_pin("2468")
+    assert ui.app.screens.current == "settings"
+    assert ui.app.pin_lockout.failures == 0
+
+
+def test_re_binding_a_tag_during_a_game_asks_for_the_pin(ui):
+    uid = "04C0FFEE000001"
+    ui.app.controller.registry.bind(uid, resolve("badge", None, "green"))
+    start(ui, "Red", "Blue")
+    begin(ui)
+    ui.tap("Menu")
+    ui.tap("Tags")
+    tags = ui.app.screens.get_screen("tags")
+    ui.tap("Enroll a tag")  # enrolling a new tag changes nothing the table relies on
+    assert tags.mode == "enroll"
+    ui.tap("Stop")
+    ui.tap("Re-bind a tag")
+    assert tags.mode == "" and ui.app.pin_pad.get_parent_window() is not None
+    assert ui.app.pin_pad.message == "Admin PIN: re-bind a tag during a game"
+    shot(ui, "12-tags-rebind-pin")
+    ui.enter_pin("9999")
+    assert tags.mode == ""
+    ui.tap("Cancel")
+    ui.app.on_scan(uid)  # no re-binding without the PIN
+    ui.frames(2)
+    assert str(ui.app.controller.registry.lookup(uid)) == "badge green"
+    ui.tap("Re-bind a tag")
+    ui.enter_pin("2468")
+    assert tags.mode == "rebind"
+    ui.app.on_scan(uid)
+    ui.frames(2)
+    ui.tap("Badge: orange")
+    assert str(ui.app.controller.registry.lookup(uid)) == "badge orange"
+
+
+def test_a_game_whose_seal_key_is_lost_is_shown_and_can_be_abandoned(tmp_path):
+    db = tmp_path / "games.db"
+    first = Harness(db)
+    start(first, "Red", "Blue")
+    begin(first)
+    first.tap(panel_button(first, "red", "+1"))
+    first.close()
+    key_path(db).unlink()  # the seal key beside the database is gone
+    ui = Harness(db)  # the app still starts
+    try:
+        newgame = ui.app.screens.get_screen("newgame")
+        assert ui.app.screens.current == "newgame"
+        assert ui.app.controller.unresumable is not None
+        assert newgame.problem.startswith("Game 1 cannot be resumed: the seal key ")
+        assert "is missing" in newgame.problem
+        banner = ui.find("Game 1 cannot be resumed: ...")
+        assert banner.font_size >= 20 and banner.height >= 80
+        shot(ui, "15-unresumable-game")
+        ui.tap("Abandon game 1")
+        shot(ui, "16-unresumable-confirm")
+        ui.tap("Close")  # not yet: nothing happens
+        assert ui.store.game_row(1)["status"] == "playing" and newgame.problem
+        ui.tap("Abandon game 1")
+        ui.tap("Yes, abandon game 1")
+        assert ui.store.game_row(1)["status"] == "abandoned"
+        assert ui.app.controller.unresumable is None
+        assert newgame.problem == "" and newgame.abandon_text == ""
+        with pytest.raises(LookupError):
+            ui.find("Abandon game 1")
+        start(ui, "Green", "Yellow")  # and the table plays on
+    finally:
+        ui.close()
+    again = Harness(db)  # the next start does not ask again
+    try:
+        assert again.app.controller.unresumable is None
+        assert again.app.screens.current == "opening"
+    finally:
+        again.close()
+
+
+def _hex_label(ui: Harness, text: str):
+    label = ui.find(text)
+    assert label.font_size >= 20, label.font_size
+    label.texture_update()
+    assert label.texture_size[0] <= label.width + 1, (label.texture_size, label.size)
+    assert label.texture_size[1] <= label.height + 1, (label.texture_size, label.size)
+    return label
+
+
+def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(ui):
+    start(ui, "Red", "Blue")
+    commitment = ui.snapshot["commitment"]
+    assert len(commitment) == 64
+    lines = ui.app.screens.get_screen("opening").commitment_text.split("\n")
+    assert [len(g) for line in lines for g in line.split(" ")] == [8] * 8 and len(lines) == 4
+    assert "".join(lines).replace(" ", "") == commitment
+    _hex_label(ui, ui.app.screens.get_screen("opening").commitment_text)
+    ui.find("Photograph this before the first draw")
+    begin(ui)
+    ctl = ui.app.controller
+    ctl.do({"do": "damage", "player": "red", "n": 10})
+    ctl.do({"do": "damage", "player": "blue", "n": 10})
+    ui.frames(2)
+    assert ui.app.screens.current == "scoring"
+    head = chain_head(ui.store, ctl.game_id)
+    assert len(head) == 64
+    scoring = ui.app.screens.get_screen("scoring")
+    groups = [head[i : i + 8] for i in range(0, 64, 8)]
+    assert scoring.head_text == " ".join(groups[:4]) + "\n" + " ".join(groups[4:])
+    _hex_label(ui, scoring.head_text)
+    ui.find("Photograph this: it proves the game was not rewritten later")
+    ui.tap("Audit")
+    audit = ui.app.screens.get_screen("audit")
+    assert audit.head_text == scoring.head_text and commitment in audit.game_text
+    _hex_label(ui, audit.head_text)
+    assert ui.find(audit.head_note).text.startswith("Chain head. Photograph this")
+    assert "…" not in audit.game_text + audit.head_text
 
 
 POWER_CUT = textwrap.dedent(
@@ -357,8 +538,7 @@ def test_switching_the_language_keeps_the_game_on_screen(ui, tmp_path, monkeypat
     ui.tap(panel_button(ui, "blue", "+1"))
     before = ui.snapshot
     ui.app.ask_pin()
-    for digit in "2468":
-        ui.tap(digit)
+    ui.enter_pin("2468")
     ui.tap("Español")
     assert 'language = "es"' in (tmp_path / "config.toml").read_text()
     assert ui.app.screens.current == "settings" and ui.snapshot == before

@@ -25,6 +25,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.config import Config
 from companion.controller import Controller, Update
 from companion.i18n import _, player_name, reader_state, set_language
+from companion.pin import Lockout
 from companion.store import GameStore
 from companion.store.tags import TagError
 from companion.ui.screens import (
@@ -87,6 +88,9 @@ def load_layouts() -> None:
 
 class CompanionApp(App):
     title = "Clank! Table Companion"
+    # Kivy's own settings panel (F1 on a keyboard) would change Kivy's configuration
+    # (the screen rotation...) without the admin PIN: the kiosk has none of it.
+    use_kivy_settings = False
 
     def __init__(self, config_: Config, store: GameStore, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -97,6 +101,8 @@ class CompanionApp(App):
         self.worker: Any = None
         self.panel: Any = None
         self.attack_view: AttackView | None = None
+        self.pin_pad: PinPad | None = None
+        self.pin_lockout = Lockout()  # wrong PINs count across pads, until the right one
         set_language(config_.app.language)
 
     # ------------------------------------------------------------------ build
@@ -193,6 +199,8 @@ class CompanionApp(App):
         screen = self.screens.current_screen
         if snap is not None and hasattr(screen, "redraw"):
             screen.redraw(snap)
+        if isinstance(screen, NewGameScreen):
+            screen.show_unresumable()
 
     def on_scan(self, uid: str) -> None:
         """Every tag the reader reports: the tags screen takes it while it listens."""
@@ -253,10 +261,23 @@ class CompanionApp(App):
         ]
         Picker(_("Menu"), entries).open()
 
-    def ask_pin(self) -> None:
-        """Settings open only with the admin PIN."""
-        self.pin_pad = PinPad(lambda: self.show_screen("settings"))
+    def ask_pin(self, on_unlock: Callable[[], Any] | None = None, prompt: str = "") -> None:
+        """The admin PIN pad; the right PIN opens Settings (or runs ``on_unlock``)."""
+        self.pin_pad = PinPad(
+            on_unlock or (lambda: self.show_screen("settings")),
+            check=lambda entered: self.settings_.app.pin_matches(entered),
+            lockout=self.pin_lockout,
+            prompt=prompt,
+        )
         self.pin_pad.open()
+
+    def open_settings(self, *largs: Any) -> bool:
+        """Kivy's settings panel (F1, the menu key) never opens: Settings are ours,
+        behind the admin PIN."""
+        return False
+
+    def display_settings(self, settings: Any) -> bool:
+        return False
 
     def open_player_actions(self, player: str) -> None:
         if self.controller.phase != "playing":
@@ -273,6 +294,16 @@ class CompanionApp(App):
             _("Abandon the game? Its seed is revealed; it cannot go on."),
             [(_("Yes, abandon it"), abandon)],
         ).open()
+
+    def confirm_abandon_unresumable(self) -> None:
+        """The game that cannot be resumed, given up after a confirmation."""
+        found = self.controller.unresumable
+        if found is None:
+            return
+        game = found[0]
+        question = _("Abandon game {game}? It can never go on; its log still verifies.")
+        yes = _("Yes, abandon game {game}").format(game=game)
+        Picker(question.format(game=game), [(yes, self.controller.abandon_unresumable)]).open()
 
     def close_game(self) -> None:
         self.controller.close_game()

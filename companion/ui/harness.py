@@ -35,9 +35,13 @@ class Harness:
         self.root = self.app.build()
         self.app.root = self.root
         self.window.add_widget(self.root)
+        # what App.run() does next: the app hears the window's keys (F1: Kivy's settings)
+        self.app._app_window = self.window
+        self.app._install_settings_keys(self.window)
         self.frames(3)
 
     def close(self) -> None:
+        self.window.unbind(on_keyboard=self.app._on_keyboard_settings)
         for child in list(self.window.children):
             self.window.remove_widget(child)
         self.app.dispatch("on_stop")  # kv's `app` forgets this app only when it stops
@@ -84,6 +88,18 @@ class Harness:
         touch.touch_down()
         touch.touch_up()
         self.frames(frames)
+
+    def enter_pin(self, digits: str) -> None:
+        """Type a PIN on the open PIN pad and tap OK."""
+        for digit in digits:
+            self.tap(digit)
+        self.tap("OK")
+
+    def key(self, keycode: int, scancode: int = 0) -> None:
+        """A key pressed on a USB keyboard, as SDL's window reports it."""
+        for event in ("on_key_down", "on_keyboard"):
+            self.window.dispatch(event, keycode, scancode, None, [])
+        self.frames(2)
 
     def screenshot(self, path: Path) -> Path:
         self.frames(3)

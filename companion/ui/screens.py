@@ -17,15 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import ListProperty, StringProperty
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion.audit.check import export_game, verify_store
-from companion.config import LANGUAGES, ConfigError, save_config
+from companion.config import LANGUAGES, ConfigError, save_config, with_pin_hash
 from companion.i18n import _, ed_, localized, ngettext, player_name
+from companion.pin import MAX_DIGITS, Lockout, hash_pin
 from companion.rules.setup import setup_checklist, unconfirmed_label
 from companion.store.tags import BulkEnrollment, Component, TagError, components
 from companion.ui.colours import colour, letter, text_colour
@@ -62,6 +64,13 @@ def chain_head(store: Any, game: int) -> str:
         "SELECT hash FROM log WHERE game = ? ORDER BY seq DESC LIMIT 1", [game]
     ).fetchone()
     return row[0] if row else ""
+
+
+def grouped(digits: str, per_line: int = 4) -> str:
+    """A hash to read aloud or photograph: groups of 8 digits, ``per_line`` to a line
+    (64 hex digits: two lines of four groups)."""
+    groups = [digits[i : i + 8] for i in range(0, len(digits), 8)]
+    return "\n".join(" ".join(groups[i : i + per_line]) for i in range(0, len(groups), per_line))
 
 
 def export_folder() -> Path:
@@ -177,6 +186,7 @@ class OpeningScreen(Screen):
 
     checklist = StringProperty("")
     commitment = StringProperty("")
+    commitment_text = StringProperty("")  # all 64 digits, in groups of 8
     row_text = StringProperty("")
     seed_text = StringProperty("")
 
@@ -185,6 +195,7 @@ class OpeningScreen(Screen):
         lines = setup_checklist(ctl.table.setup)
         self.checklist = "\n".join(f"• {line}" for line in lines)
         self.commitment = snap["commitment"]
+        self.commitment_text = grouped(snap["commitment"], per_line=2)
         row = [c["name"] for c in ctl.opening or []]
         size = ctl.table.game.edition.row_size
         self.row_text = _("Opening row ({n} of {size}): {cards}").format(
@@ -211,6 +222,7 @@ class ScoringScreen(Screen):
     notes_text = StringProperty("")
     ranking_text = StringProperty("")
     seed_text = StringProperty("")
+    head_text = StringProperty("")  # the chain head in full, in groups of 8
     qr_data = StringProperty("")
     players = ListProperty([])
 
@@ -271,6 +283,7 @@ class ScoringScreen(Screen):
                     background_color=colour(name),
                     color=text_colour(name),
                     bold=name == self.player,
+                    height=48,  # the scoring screen's bottom band holds the proof
                 )
             )
         ranking = snap.get("ranking") or []
@@ -290,13 +303,15 @@ class ScoringScreen(Screen):
         seed = snap.get("server_seed") or ""
         self.seed_text = _("Server seed (revealed): {seed}").format(seed=seed)
         game = ctl.game_id
+        head = chain_head(ctl.store, game) if game else ""
+        self.head_text = grouped(head)
         self.qr_data = json.dumps(
             {
                 "game": game,
                 "commitment": snap["commitment"],
                 "server_seed": seed,
                 "client_seed": snap["client_seed"],
-                "chain_head": chain_head(ctl.store, game) if game else "",
+                "chain_head": head,
             },
             separators=(",", ":"),
         )
@@ -316,7 +331,9 @@ class ScoringScreen(Screen):
 # ----------------------------------------------------------------------- audit
 class AuditScreen(Screen):
     draws_text = StringProperty("")
-    head_text = StringProperty("")
+    game_text = StringProperty("")  # the game and its commitment
+    head_text = StringProperty("")  # the chain head in full, in groups of 8
+    head_note = StringProperty("")
     result = StringProperty("")
 
     def on_pre_enter(self, *args: Any) -> None:
@@ -328,7 +345,7 @@ class AuditScreen(Screen):
         snap = ctl.snapshot()
         if snap is None:
             self.draws_text = _("No game is open.")
-            self.head_text = ""
+            self.game_text = self.head_text = self.head_note = ""
             return
         lines = []
         for d in snap["draws"]:
@@ -340,9 +357,14 @@ class AuditScreen(Screen):
                 )
             )
         self.draws_text = "\n".join(lines) or _("No draws yet.")
-        head = chain_head(ctl.store, ctl.game_id)
-        self.head_text = _("Game {game} · commitment {c}… · chain head {h}…").format(
-            game=ctl.game_id, c=snap["commitment"][:16], h=head[:16]
+        self.game_text = _("Game {game} · commitment {commitment}").format(
+            game=ctl.game_id, commitment=snap["commitment"]
+        )
+        self.head_text = grouped(chain_head(ctl.store, ctl.game_id))
+        self.head_note = (
+            _("Chain head. Photograph this: it proves the game was not rewritten later")
+            if ctl.phase in ("scoring", "abandoned")
+            else _("Chain head so far: photograph it at the end of the game")
         )
 
     def verify(self) -> None:
@@ -403,6 +425,16 @@ class TagsScreen(Screen):
             self.prompt = _("Choose what the next scans do.")
 
     def start(self, mode: str) -> None:
+        """Listen for the next scans: "enroll", "bulk" or "rebind". Re-binding during a
+        game changes what the table's tags mean: it needs the admin PIN first."""
+        if mode == "rebind" and app().controller.phase in ("opening", "playing", "scoring"):
+            app().ask_pin(
+                lambda: self._start(mode), prompt=_("Admin PIN: re-bind a tag during a game")
+            )
+            return
+        self._start(mode)
+
+    def _start(self, mode: str) -> None:
         self.mode = mode
         if mode == "bulk":
             self.bulk = BulkEnrollment(
@@ -461,23 +493,80 @@ class TagsScreen(Screen):
 
 # -------------------------------------------------------------------- settings
 class PinPad(ModalView):
-    """The admin PIN, asked before Settings opens."""
+    """The admin PIN, asked before Settings open (and before a tag is re-bound during a
+    game). Typed, then OK: the app's ``Lockout`` counts wrong PINs, and while it holds
+    the pad after too many the keys take nothing and the pad says how long to wait."""
 
     entered = StringProperty("")
     message = StringProperty("")
+    locked = BooleanProperty(False)
 
-    def __init__(self, on_unlock: Callable[[], Any], **kw: Any) -> None:
+    def __init__(
+        self,
+        on_unlock: Callable[[], Any],
+        *,
+        check: Callable[[str], bool],
+        lockout: Lockout,
+        prompt: str = "",
+        **kw: Any,
+    ) -> None:
         super().__init__(**kw)
         self.on_unlock = on_unlock
-        self.message = _("Admin PIN")
+        self.check = check
+        self.lockout = lockout
+        self.prompt = prompt or _("Admin PIN")
+        self.message = self.prompt
+        self._ticking: Any = None
+        self.refresh()
 
-    def digit(self, d: str) -> None:
-        self.entered = "" if d == "clear" else (self.entered + d)[-8:]
-        if self.entered == app().settings_.app.admin_pin:
+    def digit(self, key: str) -> None:
+        """A key of the pad: a digit, "clear" or "ok"."""
+        if self.refresh():
+            return  # locked out: the keys take nothing
+        if key == "clear":
+            self.entered = ""
+            self.message = self.prompt
+        elif key == "ok":
+            self.submit()
+        elif key.isdigit() and len(self.entered) < MAX_DIGITS:
+            self.entered += key
+
+    def submit(self) -> None:
+        if not self.entered:
+            return
+        entered, self.entered = self.entered, ""
+        result = self.lockout.attempt(entered, self.check)
+        if result:
             self.dismiss(animation=False)
             self.on_unlock()
-        elif len(self.entered) >= len(app().settings_.app.admin_pin):
+        elif not self.refresh():
             self.message = _("Wrong PIN")
+
+    def refresh(self, *args: Any) -> bool:
+        """Show the lock-out while it lasts; True while the pad is locked."""
+        wait = self.lockout.wait()
+        was_locked, self.locked = self.locked, wait > 0
+        if self.locked:
+            self.message = ngettext(
+                "Too many wrong PINs: wait {n} second",
+                "Too many wrong PINs: wait {n} seconds",
+                wait,
+            ).format(n=wait)
+            if self._ticking is None:
+                self._ticking = Clock.schedule_interval(self.refresh, 0.25)
+        else:
+            if was_locked:
+                self.message = self.prompt
+            self._stop_ticking()
+        return self.locked
+
+    def _stop_ticking(self) -> None:
+        if self._ticking is not None:
+            self._ticking.cancel()
+            self._ticking = None
+
+    def on_dismiss(self) -> None:
+        self._stop_ticking()
 
 
 class SettingsScreen(Screen):
@@ -510,19 +599,20 @@ class SettingsScreen(Screen):
             ]
         )
 
-    def save(self, **changes: Any) -> None:
+    def save(self, **changes: Any) -> bool:
         a = app()
         settings = a.settings_
         reader = dataclasses.replace(settings.reader, **changes.get("reader", {}))
         app_part = dataclasses.replace(settings.app, **changes.get("app", {}))
-        new = dataclasses.replace(settings, reader=reader, app=app_part)
+        new = with_pin_hash(dataclasses.replace(settings, reader=reader, app=app_part))
         try:
             path = save_config(new)
         except ConfigError as e:
             self.message = e.localized()
-            return
+            return False
         a.settings_ = dataclasses.replace(new, source=str(path))
         self.message = _("Saved to {path}; the reader changes at the next start.").format(path=path)
+        return True
 
     def set_language(self, language: str) -> None:
         if language in LANGUAGES:
@@ -530,6 +620,7 @@ class SettingsScreen(Screen):
             app().switch_language(language)
 
     def new_pin(self) -> None:
+        """A new random PIN: saved as its hash, shown once (here) to be written down."""
         pin = f"{secrets.randbelow(10**4):04d}"
-        self.save(app={"admin_pin": pin})
-        self.message = _("The new admin PIN is {pin}: write it down.").format(pin=pin)
+        if self.save(app={"admin_pin_hash": hash_pin(pin), "admin_pin": ""}):
+            self.message = _("The new admin PIN is {pin}: write it down.").format(pin=pin)

@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
-from companion.i18n import _, ed_, ned_, ngettext, player_name
+from companion.i18n import _, ed_, localized, ned_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
 
 SEAT_COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
@@ -302,6 +302,32 @@ class NewGameScreen(Screen):
     seats_text = StringProperty("")
     message = StringProperty("")
     can_start = BooleanProperty(False)
+    # a running game the app could not resume (its seal key lost or damaged): said
+    # large above everything else, with the way out when there is one
+    problem = StringProperty("")
+    abandon_text = StringProperty("")
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.show_unresumable()
+
+    def show_unresumable(self) -> None:
+        """The controller's ``unresumable`` game, if any, and whether it can be given up."""
+        from companion.store.seal import SealError
+
+        app = App.get_running_app()
+        found = app.controller.unresumable if app is not None else None
+        if found is None:
+            self.problem = self.abandon_text = ""
+            return
+        game, reason = found
+        self.problem = _("Game {game} cannot be resumed: {reason}").format(
+            game=game, reason=localized(reason)
+        )
+        # only a lost or damaged key can be given up here (a game open in another
+        # program is that program's to finish)
+        self.abandon_text = (
+            _("Abandon game {game}").format(game=game) if isinstance(reason, SealError) else ""
+        )
 
     def on_kv_post(self, base_widget: Any) -> None:
         for name in SEAT_COLOURS:
