@@ -126,6 +126,10 @@ def _failure(path: Path, e: sqlite3.Error) -> StoreError:
             path=str(path),
             problem=text,
         )
+    if "malformed" in text or "corrupt" in text:
+        return StoreError(
+            N_("{path} is damaged ({problem}): restore a backup"), path=str(path), problem=text
+        )
     return StoreError(
         N_("{path} is not a companion database ({problem})"), path=str(path), problem=text
     )
@@ -158,10 +162,23 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:
     return False
 
 
-def open_database(path: Path | str) -> Database:
-    """Open (creating if needed) and migrate the game database."""
+def open_database(path: Path | str, *, create: bool = True) -> Database:
+    """Open and migrate the game database; with ``create`` (for commands that write) a
+    missing one is made, else it is refused (a command that only reads creates nothing)."""
+    if str(path).strip() in ("", ":memory:") or str(path).startswith("file:"):
+        raise StoreError(
+            N_("{path} is not a file name: the game database must be a file"), path=str(path)
+        )
     path = Path(path)
     try:
+        if not create and not path.exists():
+            raise StoreError(N_("no game database at {database}"), database=str(path))
+        if path.exists() and path.is_file() and 0 < path.stat().st_size < 100:
+            raise StoreError(
+                N_("{path} is damaged (cut short to {size} bytes): restore a backup"),
+                path=str(path),
+                size=path.stat().st_size,
+            )
         if path.is_dir():
             raise StoreError(N_("{path} is a folder, not a database file"), path=str(path))
         for folder in path.parents:
@@ -185,6 +202,7 @@ def open_database(path: Path | str) -> Database:
         ) from None
     try:
         new = _check_identity(conn, path)
+        conn.execute("PRAGMA busy_timeout = 5000")  # another program opening it meanwhile
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")

@@ -39,9 +39,10 @@ def _sql_failure(e: sqlite3.Error) -> StoreError:
 class GameStore:
     """A database of games."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, create: bool = True) -> None:
+        """``create=False``: a missing database is refused (commands that only read)."""
         self.path = Path(path)
-        self.db: Database = open_database(self.path)
+        self.db: Database = open_database(self.path, create=create)
         self._held: set[int] = set()  # games open here for writing (see store.lock)
 
     def close(self) -> None:
