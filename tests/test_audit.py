@@ -518,3 +518,38 @@ def test_any_change_to_an_export_is_a_finding_never_a_crash(honest_export, data)
         return  # main() reports these as a malformed record, exit 1
     # accepted: then nothing was changed but the creation time, which nothing vouches for
     assert lines[line] == honest_export[line] or (line == 0 and place == ("game", "created_at"))
+
+
+def _rechain_export(lines: list[dict]) -> None:
+    prev = GENESIS
+    for rec in lines[1:]:
+        rec["prev"] = prev
+        rec["hash"] = prev = link_hash(
+            prev, record_bytes(rec["game"], rec["seq"], rec["kind"], canonical(rec["body"]))
+        )
+
+
+def test_draws_under_a_client_seed_the_table_did_not_choose_fail(finished_db, tmp_path):
+    """A box drawing live with a client seed of its own: every draw recomputes from the
+    revealed seed, the chain is rebuilt, and still the standalone verifier says no."""
+    from companion.audit.verify_log import recompute_draw
+
+    lines = export_lines(finished_db)
+    for rec in lines[1:]:
+        for draw in rec["body"].get("draws", []) if rec["kind"] == "action" else []:
+            draw["client_seed"] = "chosen by the box"
+            draw["drawn"] = recompute_draw(
+                "3c" * 32, draw["client_seed"], draw["nonce"], draw["bag"],
+                ["red", "blue"], draw["count"],
+            )  # fmt: skip
+    _rechain_export(lines)
+    code, output = run_verifier(lines, tmp_path)
+    assert code == 1 and "used a client seed other than the table's" in output, output
+
+
+@pytest.mark.parametrize("where", ["seq", "game"])
+def test_numbers_that_are_booleans_are_refused(finished_db, tmp_path, where):
+    lines = export_lines(finished_db)
+    lines[1][where] = True  # equal to 1 in Python, not a record number
+    code, output = run_verifier(lines, tmp_path)
+    assert code == 1 and "whole numbers" in output, output

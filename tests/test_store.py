@@ -276,3 +276,61 @@ def test_a_path_under_a_file_is_a_clear_refusal(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(StoreError, match="file, not a folder"):
         GameStore(tmp_path / "file" / "games.db")
+
+
+# ------------------------------------------- a log that does not verify is not resumed
+def _attacker(path):
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TRIGGER IF EXISTS log_no_update")
+    conn.execute("DROP TRIGGER IF EXISTS log_no_delete")
+    return conn
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "UPDATE log SET hash = substr(hash, 1, 63) || 'x' WHERE seq = (SELECT max(seq) FROM log)",
+        "UPDATE log SET hash = substr(hash, 1, 63) || "
+        "CASE substr(hash, 64) WHEN '0' THEN '1' ELSE '0' END WHERE seq = 3",
+        "DELETE FROM log WHERE seq = 4",
+        "INSERT INTO log SELECT game, 0, kind, body, prev, hash FROM log WHERE seq = 2",
+        "INSERT INTO log SELECT game, 99, 'reveal', '{}', hash, hash FROM log "
+        "WHERE seq = (SELECT max(seq) FROM log)",
+        "UPDATE log SET body = CAST(x'7b22ff22' AS TEXT) WHERE seq = 2",
+    ],
+)
+def test_a_log_that_does_not_verify_is_never_resumed_or_written(tmp_path, edit):
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        play_some(store.start(NEW), 2)
+    _attacker(path).execute(edit)
+    with GameStore(path) as store:
+        before = store.db.execute("SELECT count(*) FROM log").fetchone()[0]
+        with pytest.raises(StoreError, match="does not verify|not a record|reveal before"):
+            store.resume(1)
+        (check,) = verify_store(store)
+        assert not check.ok
+        assert store.db.execute("SELECT count(*) FROM log").fetchone()[0] == before
+
+
+def test_a_log_without_its_games_row_fails_the_audit(tmp_path):
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        play_some(store.start(NEW), 1)
+    conn = _attacker(path)
+    conn.execute("PRAGMA foreign_keys = OFF")
+    conn.execute("DELETE FROM in_progress")
+    conn.execute("DELETE FROM games")
+    with GameStore(path) as store:
+        (check,) = verify_store(store)
+        assert not check.ok and "the games table does not" in str(check.message)
+
+
+def test_a_ranking_of_the_wrong_shape_is_no_ranking(tmp_path):
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        store.start(NEW)
+    _attacker(path).execute("UPDATE games SET ranking = '[1, 2]'")
+    with GameStore(path) as store:
+        (game,) = store.games()
+        assert game["ranking"] is None and game["damaged"] == ["ranking"]

@@ -64,6 +64,9 @@ def _check_games_row(store: GameStore, game: int, row: dict[str, Any]) -> str | 
 
 def verify_game(store: GameStore, game: int) -> GameCheck:
     try:
+        if not store.db.execute("SELECT 1 FROM games WHERE id = ?", [game]).fetchone():
+            if store.db.execute("SELECT 1 FROM log WHERE game = ?", [game]).fetchone():
+                raise Finding(f"the log holds game {game}, but the games table does not")
         row = store.game_row(game)
         records = _stored_records(store, game)
         # the header is the games table's row: the record checks compare it with the log
@@ -121,7 +124,11 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
 def verify_store(
     store: GameStore, game: int | None = None, progress: Callable[[int, int], None] | None = None
 ) -> list[GameCheck]:
-    ids = [game] if game is not None else [g["id"] for g in store.games()]
+    if game is not None:
+        ids = [game]
+    else:  # a log whose game has left the games table is checked (and fails) too
+        logged = [r[0] for r in store.db.execute("SELECT DISTINCT game FROM log").fetchall()]
+        ids = sorted({g["id"] for g in store.games()} | set(logged))
     results = []
     for i, gid in enumerate(ids, start=1):
         results.append(verify_game(store, gid))

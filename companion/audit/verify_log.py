@@ -25,8 +25,11 @@ The log format (the export is JSON Lines):
   with the records; nothing in an export is trusted that the records do not show.
 - each draw: {"nonce", "reason", "client_seed", "bag": {kind: count}, "count",
   "drawn": [...]}; nonces run 1, 2, 3, ... over the game (an undone draw keeps its nonce);
-  every draw uses the same client seed. The bag is laid out black, the seats in order,
-  ghost; see recompute_draw below.
+  every draw uses the client seed the table chose (the "new" record's, or the "seed"
+  action's that fixed it before the first draw). The bag is laid out black, the seats in
+  order, ghost; see recompute_draw below. This file takes each draw's recorded bag as it
+  stands: that the bags follow from the game's actions is checked by the companion's own
+  `audit verify`, which replays the whole game through the rules.
 """
 
 from __future__ import annotations
@@ -97,6 +100,10 @@ class Finding(Exception):
     """Something wrong in the log; the message names the record."""
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _check_header(header: dict[str, Any], facts: dict[str, Any]) -> None:
     """The export's header (the games table) must say what the records say."""
     game = header.get("game")
@@ -123,7 +130,8 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
     that the export says about its bytes is taken on trust. The header (the games
     table's row) must agree with the records.
     """
-    if header.get("format") != FORMAT or header.get("version") != VERSION:
+    version = header.get("version")
+    if header.get("format") != FORMAT or not _whole(version) or version != VERSION:
         raise Finding(f"not a {FORMAT} version {VERSION} export")
     info = header.get("game")
     game = info.get("id") if isinstance(info, dict) else None
@@ -134,6 +142,7 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
     commitment = seed = None
     seed_lost = False
     client_seeds: set[str] = set()
+    table_seed = None  # the client seed the table chose: the set-up's, or a "seed" action's
     seats: list[str] = []
     edition = None
     draws: list[tuple[int, dict[str, Any]]] = []
@@ -144,6 +153,8 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             raise Finding(f"record {expected_seq}: not a record")
         seq = rec.get("seq")
         where = f"record {seq}"
+        if not _whole(seq) or not _whole(rec.get("game")):
+            raise Finding(f"record {expected_seq}: its game and number must be whole numbers")
         if rec.get("game") != game:
             raise Finding(f"{where}: belongs to game {rec.get('game')}, not {game}")
         if seq != expected_seq:
@@ -163,13 +174,23 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
                 raise Finding("record 1: a game log starts with its 'new' record")
             commitment, seats = body["commitment"], body["seats"]
             setup = body["setup"]
+            table_seed = body["client_seed"]
             edition = setup["edition"]
             if seats != setup["players"]:
                 raise Finding("record 1: the seats are not the set-up's players")
         elif kind == "new":
             raise Finding(f"{where}: a second 'new' record")
         elif kind == "action":
+            action = body["action"]
+            if action.get("do") == "seed":
+                table_seed = action["client_seed"]
             for draw in body.get("draws", []):
+                if not all(_whole(draw[k]) for k in ("nonce", "count")):
+                    raise Finding(f"{where}: a draw's nonce and count must be whole numbers")
+                if draw["client_seed"] != table_seed:
+                    raise Finding(
+                        f"{where}: draw {draw['nonce']} used a client seed other than the table's"
+                    )
                 if draw["nonce"] in nonces:
                     raise Finding(f"{where}: nonce {draw['nonce']} used twice")
                 if draw["nonce"] != len(nonces) + 1:

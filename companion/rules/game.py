@@ -152,7 +152,7 @@ class Game:
         step = self._history[-1]
         if step.before is None:
             raise RuleError(N_("this action was replayed without its earlier state"), during="undo")
-        if self.state.game_over and not step.before.game_over:
+        if self.state.game_over:  # the seed is out: only the decks are still scanned
             raise RuleError(N_("the game is over and the server seed is revealed"), during="undo")
         if step.action["do"] == "seed" and self.next_nonce > 1:
             raise RuleError(N_("the client seed is fixed, a draw has used it"), during="undo")

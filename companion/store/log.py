@@ -156,13 +156,18 @@ class GameStore:
         out = []
         for row in rows:
             item = dict(zip(keys, row, strict=True))
-            item["players"] = _json_or(item["players"], list, [])
-            ranking = item["ranking"]
-            item["ranking"] = _json_or(ranking, list, None) if ranking else None
+            players = _json_or(row[3], list, None)
+            if players is not None and not all(isinstance(p, str) for p in players):
+                players = None
+            ranking = _json_or(row[7], list, None) if row[7] is not None else None
+            if ranking is not None and not all(_a_place(r) for r in ranking):
+                ranking = None
+            item["players"] = players or []
+            item["ranking"] = ranking
             item["damaged"] = [
                 key
-                for key, raw in (("players", row[3]), ("ranking", ranking))
-                if raw is not None and _json_or(raw, list, None) is None
+                for key, raw, value in (("players", row[3], players), ("ranking", row[7], ranking))
+                if raw is not None and value is None
             ]
             out.append(item)
         return out
@@ -206,21 +211,31 @@ class GameStore:
 
     def records(self, game: int) -> Iterator[dict[str, Any]]:
         """The game's records in order, body parsed; "_text" keeps the stored bytes, which
-        the chain hashes."""
-        cursor = self.db.execute(
-            "SELECT game, seq, kind, body, prev, hash FROM log WHERE game = ? ORDER BY seq",
-            [game],
-        )
-        for g, seq, kind, body, prev, digest in cursor:
+        the chain hashes. A body that is not text or not JSON comes as its stored text
+        (the verifiers name it); a database too damaged to read is a StoreError."""
+        try:
+            rows = self.db.execute(
+                "SELECT game, seq, kind, CAST(body AS BLOB), prev, hash FROM log "
+                "WHERE game = ? ORDER BY seq",
+                [game],
+            ).fetchall()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(
+                N_("{path} is damaged ({problem}): restore a backup"),
+                path=str(self.path),
+                problem=str(e),
+            ) from None
+        for g, seq, kind, raw, prev, digest in rows:
+            body: str = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
             try:
-                parsed = json.loads(body)
-            except (json.JSONDecodeError, TypeError):
-                parsed = body  # a damaged body: the verifiers name it
+                parsed = json.loads(raw.decode("utf-8")) if isinstance(raw, bytes) else None
+            except (ValueError, RecursionError):
+                parsed = None
             yield {
                 "game": g,
                 "seq": seq,
                 "kind": kind,
-                "body": parsed,
+                "body": body if parsed is None else parsed,  # damaged: the verifiers name it
                 "prev": prev,
                 "hash": digest,
                 "_text": body,
@@ -291,9 +306,9 @@ class GameStore:
         needs are not kept: the result is for reading, not for playing on.
         """
         needed = _undone_actions(records) if records is not None else None
-        rows = iter(records) if records is not None else self.records(game)
+        rows = _chained(game, iter(records) if records is not None else self.records(game))
         first = next(rows, None)
-        if first is None or first["kind"] != "new":
+        if first is None or first["kind"] != "new" or not isinstance(first["body"], dict):
             raise StoreError(
                 N_("game {game}: its log does not start with the game's set-up"), game=game
             )
@@ -312,6 +327,18 @@ class GameStore:
             last = rec
             if rec["kind"] == "abandon":
                 table.abandoned = True
+            if rec["kind"] == "reveal" and not table.game.state.game_over:
+                raise StoreError(
+                    N_("game {game} record {record}: a reveal before the game is over"),
+                    game=game,
+                    record=rec["seq"],
+                )
+            if rec["kind"] not in ("action", "reveal", "abandon"):
+                raise StoreError(
+                    N_("game {game} record {record}: not a record of a game"),
+                    game=game,
+                    record=rec["seq"],
+                )
             if rec["kind"] != "action":
                 continue
             body = rec["body"]
@@ -344,6 +371,46 @@ class GameStore:
                     record=rec["seq"],
                 )
         return table, last
+
+
+def _chained(game: int, records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The records, each checked against the chain as it comes: a game is never resumed,
+    nor written to, after a record that does not verify."""
+    prev, expected = GENESIS, 1
+    for rec in records:
+        body = rec["body"]
+        text = canonical(body) if isinstance(body, dict) else None
+        try:
+            ok = (
+                rec["seq"] == expected
+                and rec["prev"] == prev
+                and text is not None
+                and rec.get("_text", text) == text
+                and isinstance(rec["kind"], str)
+                and link_hash(prev, record_bytes(game, expected, rec["kind"], text)) == rec["hash"]
+            )
+        except (TypeError, ValueError):  # a hash that is not hexadecimal
+            ok = False
+        if not ok:
+            raise StoreError(
+                N_(
+                    "game {game} record {record}: the log does not verify there "
+                    "(see audit verify); the game is not resumed"
+                ),
+                game=game,
+                record=expected,
+            )
+        yield rec
+        prev, expected = rec["hash"], expected + 1
+
+
+def _a_place(entry: Any) -> bool:
+    """One line of a ranking as the games table keeps it."""
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("player"), str)
+        and all(isinstance(entry.get(k), int) for k in ("place", "score"))
+    )
 
 
 def _json_or(text: Any, kind: type, default: Any) -> Any:
