@@ -64,9 +64,10 @@ def _check_games_row(store: GameStore, game: int, row: dict[str, Any]) -> str | 
 
 def verify_game(store: GameStore, game: int) -> GameCheck:
     try:
-        if not store.db.execute("SELECT 1 FROM games WHERE id = ?", [game]).fetchone():
-            if store.db.execute("SELECT 1 FROM log WHERE game = ?", [game]).fetchone():
-                raise Finding(f"the log holds game {game}, but the games table does not")
+        in_games = store.db.execute("SELECT 1 FROM games WHERE id = ?", [game]).fetchone()
+        in_log = store.db.execute("SELECT 1 FROM log WHERE game = ?", [game]).fetchone()
+        if in_log and not in_games:
+            raise Finding(f"the log holds game {game}, but the games table does not")
         row = store.game_row(game)
         records = _stored_records(store, game)
         # the header is the games table's row: the record checks compare it with the log
