@@ -64,6 +64,31 @@ class Update:
 Listener = Callable[[Update], None]
 
 
+def _work_in_progress(saved: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+    """What was saved of the table's work in progress, each part kept only if it has the
+    shape this program writes (a damaged row must not stop the app at every start)."""
+    out: dict[str, Any] = {}
+
+    def names(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+
+    if names(saved.get("refill")):
+        out["refill"] = saved["refill"]
+    opening = saved.get("opening")
+    if isinstance(opening, list) and all(
+        isinstance(c, dict)
+        and isinstance(c.get("name"), str)
+        and isinstance(c.get("uid", ""), str | None)
+        for c in opening
+    ):
+        out["opening"] = opening
+        if isinstance(saved.get("words"), str):
+            out["words"] = saved["words"]
+    if saved.get("scoring") in seats:
+        out["scoring"] = saved["scoring"]
+    return out
+
+
 class Controller:
     def __init__(
         self,
@@ -121,7 +146,7 @@ class Controller:
         self.unresumable = None
         self.table = table
         self._clear()
-        saved = self.store.in_progress(game)
+        saved = _work_in_progress(self.store.in_progress(game), self.table.game.state.seats)
         self.refill = saved.get("refill")
         self.opening = saved.get("opening")
         self.words = saved.get("words", "")

@@ -252,3 +252,26 @@ def test_the_backup_command(played, tmp_path, capsys):
     assert capsys.readouterr().out.strip() == f"backed up {played} to {made}"
     assert integrity(made) == "ok"
     assert made.with_name(made.name + ".key").exists()
+
+
+@pytest.mark.parametrize("name", ["50%41.db", "x#y.db", "q?mode=rwc.db"])
+def test_names_with_uri_letters_back_up_that_very_database(played, tmp_path, name):
+    odd = tmp_path / name
+    odd.write_bytes(played.read_bytes())
+    odd.with_name(odd.name + ".key").write_bytes(played.with_name("games.db.key").read_bytes())
+    decoy = tmp_path / "50A.db"  # what "50%41" means in a URI
+    with GameStore(decoy) as other:
+        other.start(NEW)
+        other.start(NEW)
+    made = backup(odd, tmp_path / "out", now=T0)
+    with GameStore(made) as copy:
+        assert [g["id"] for g in copy.games()] == [1]
+
+
+def test_the_live_database_is_never_pruned_as_an_old_copy(played, tmp_path):
+    live = tmp_path / "live" / "games-20200101-000000.db"
+    played.rename(live)
+    played.with_name("games.db.key").rename(live.with_name(live.name + ".key"))
+    made = backup(live, live.parent, keep=1, now=T0)
+    assert live.exists() and live.with_name(live.name + ".key").exists()
+    assert made.exists()

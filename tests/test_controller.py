@@ -186,3 +186,30 @@ def test_nothing_to_resume_and_no_game(setup):
     assert not controller.do({"do": "attack"})
     assert not controller.end_turn()
     assert heard[-1].message == "no game is running"
+
+
+@pytest.mark.parametrize(
+    "saved",
+    [
+        '{"refill": 5}',
+        '{"refill": [1, 2]}',
+        '{"opening": [{"uid": "x"}]}',
+        '{"opening": "row", "words": 7}',
+        '{"scoring": "nobody"}',
+        "[1, 2, 3]",
+        "not json",
+    ],
+)
+def test_a_damaged_work_in_progress_row_does_not_stop_the_start(setup, saved):
+    controller, _, _, tmp_path = setup
+    controller.new_game(NEW)
+    controller.begin()
+    controller.clank(2)
+    before = controller.snapshot()
+    controller.store.db.execute("UPDATE in_progress SET body = ?", [saved])
+    controller.store.close()
+    again = Controller(GameStore(tmp_path / "games.db"))
+    assert again.resume_last() is not None
+    assert again.snapshot() == before
+    assert again.view().phase == "playing"
+    again.store.close()

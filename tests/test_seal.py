@@ -188,3 +188,46 @@ def test_only_a_running_game_is_abandoned_without_its_seed(tmp_path):
         table.abandon("practice")
         with pytest.raises(StoreError, match="not running"):
             store.abandon_unresumable(1, "again")
+
+
+def test_a_missing_key_is_not_replaced_while_a_running_game_depends_on_it(tmp_path):
+    path, _ = started(tmp_path)
+    key_path(path).unlink()
+    with GameStore(path) as store, pytest.raises(SealError, match="missing and game 1 depends"):
+        store.start(NEW)
+    assert not key_path(path).exists()
+
+
+RACER = textwrap.dedent(
+    """
+    import sys, time
+    from companion.store import GameStore
+    db, start = sys.argv[1], float(sys.argv[2])
+    while time.time() < start:
+        pass
+    with GameStore(db) as store:
+        print(store.start({"edition": "clank", "players": ["red", "blue"]}).log.game)
+    """
+)
+
+
+def test_two_programs_making_the_first_key_at_once_agree_on_it(tmp_path):
+    """Both start a first game on a database with no key yet: one key is made, and both
+    games are sealed with it."""
+    import time
+
+    for round_ in range(6):
+        db = tmp_path / f"race{round_}.db"
+        GameStore(db).close()  # the schema exists; the key does not
+        start = str(time.time() + 1.0)
+        procs = [
+            subprocess.Popen([sys.executable, "-c", RACER, str(db), start], stdout=subprocess.PIPE)
+            for _ in range(2)
+        ]
+        for proc in procs:
+            out, _ = proc.communicate(timeout=60)
+            assert proc.returncode == 0
+        with GameStore(db) as store:
+            for game in (1, 2):
+                assert store.resume(game).log is not None
+                store.release(game)

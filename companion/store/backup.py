@@ -15,6 +15,7 @@ import os
 import shutil
 import sqlite3
 import time
+import urllib.parse
 from pathlib import Path
 
 from companion.i18n import N_
@@ -22,6 +23,12 @@ from companion.store.db import APPLICATION_ID, StoreError
 from companion.store.seal import fsync_folder, key_path
 
 PREFIX = "games-"
+
+
+def _read_only_uri(path: Path) -> str:
+    """The database opened read-only, its name escaped: '%', '?' and '#' are letters of
+    a file name, not of the URI."""
+    return f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
 
 
 def _problem(e: BaseException) -> str:
@@ -35,7 +42,7 @@ def _check_source(database: Path) -> None:
     if database.is_dir():
         raise StoreError(N_("{path} is a folder, not a database file"), path=str(database))
     try:
-        conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        conn = sqlite3.connect(_read_only_uri(database), uri=True)
     except (sqlite3.Error, UnicodeError) as e:
         raise StoreError(
             N_("cannot open {path}: {problem}"), path=str(database), problem=_problem(e)
@@ -103,7 +110,7 @@ def backup(database: Path, folder: Path, *, keep: int = 7, now: float | None = N
     try:
         if key.exists():
             _copy_key(key, key_copy)
-        source = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        source = sqlite3.connect(_read_only_uri(database), uri=True)
         try:
             dest = sqlite3.connect(partial)
             try:
@@ -123,7 +130,9 @@ def backup(database: Path, folder: Path, *, keep: int = 7, now: float | None = N
             path=str(folder),
             problem=_problem(e),
         ) from None
-    for old in sorted(folder.glob(f"{PREFIX}*.db"))[:-keep]:
+    live = database.resolve()
+    copies = [p for p in sorted(folder.glob(f"{PREFIX}*.db")) if p.resolve() != live]
+    for old in copies[:-keep]:  # never the database being backed up, whatever its name
         old.unlink()
         key_path(old).unlink(missing_ok=True)
     return target

@@ -115,10 +115,19 @@ class GameStore:
     def _key_for_new_game(self) -> bytes:
         """The seal key, made if missing. A damaged key is never used: it is put aside
         and replaced only when no running game depends on it."""
+        running = self.last_unfinished()
+        if running is not None and not key_path(self.path).exists():
+            raise SealError(
+                N_(
+                    "the seal key {path} is missing and game {game} depends on it: put the "
+                    "key back (or abandon that game) before a new one"
+                ),
+                path=str(key_path(self.path)),
+                game=running,
+            )
         try:
             return load_key(self.path, create=True)
         except SealError:
-            running = self.last_unfinished()
             if running is not None:
                 raise SealError(
                     N_(

@@ -68,9 +68,11 @@ def read_key(db_path: Path) -> bytes:
     return bytes.fromhex(text.strip())
 
 
-def write_key_atomically(path: Path, key: bytes) -> None:
-    """Write ``key`` at ``path`` so that a cut at any moment leaves the old file or the
-    whole new one: temporary file, fsync, rename, fsync of the folder."""
+def write_key_atomically(path: Path, key: bytes, *, replace: bool = False) -> bool:
+    """Write ``key`` at ``path`` so that a cut at any moment leaves no file or the whole
+    key: a temporary file, fsync, then a link (or, with ``replace``, a rename) into
+    place, fsync of the folder. Without ``replace`` an existing key is never
+    overwritten, even by another program making one at the same moment: False then."""
     if len(key) != KEY_BYTES:
         raise ValueError("a seal key is 32 bytes")
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -80,12 +82,18 @@ def write_key_atomically(path: Path, key: bytes) -> None:
             f.write(key.hex() + "\n")
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        if replace:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)  # fails if a key is there: the first one made wins
+            except FileExistsError:
+                return False
+    finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise
     fsync_folder(path.parent)
+    return True
 
 
 def fsync_folder(folder: Path) -> None:
