@@ -40,7 +40,8 @@ from companion.ui.screens import (
     component_label,
     player_actions,
 )
-from companion.ui.widgets import AttackView, NewGameScreen, StatusBar, TableScreen
+from companion.ui.table import TableScreen
+from companion.ui.widgets import AttackView, NewGameScreen, StatusBar
 
 log = logging.getLogger(__name__)
 
