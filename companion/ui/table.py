@@ -1,87 +1,107 @@
-"""The table screen: the rage track, the bag, the players' panels, the dungeon row."""
+"""The table screen: one glance tells whose turn it is, how loud, how hurt, how angry the
+dragon is, and what the next attack draws from the bag.
+
+The screen is a function of the controller's view (``companion.view.TableView``):
+``redraw(view)`` sets every text and every button from it and from nothing else, so a
+screen built afresh from the same view shows the same (the tests check this after every
+step of random play). Layout lives in kv/table.kv.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
-from kivy.uix.widget import Widget
 
-from companion.i18n import _, ed_, ned_, ngettext, player_name
+from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
+from companion.view import PlayerView, TableView
+
+
+def _tint(rgba: tuple[float, ...] | list[float], amount: float) -> list[float]:
+    """The colour darkened towards the background (0: the background, 1: the colour)."""
+    base = (0.14, 0.15, 0.18)
+    return [base[i] + (rgba[i] - base[i]) * amount for i in range(3)] + [1]
 
 
 class RageCell(Label):
     current = BooleanProperty(False)
 
 
-class HealthBar(Widget):
-    damage = NumericProperty(0)
-    health = NumericProperty(10)
+class BagChip(Label):
+    """One kind of cube in the bag: its colour, its letter and how many."""
+
+    kind = StringProperty("")
     swatch = ListProperty([1, 1, 1, 1])
+    ink = ListProperty([1, 1, 1, 1])
 
 
 class PlayerPanel(BoxLayout):
+    """A player's panel, in the player's colour: cubes in the Clank! area and health in
+    big numerals, gold and artifacts, and the buttons that change them."""
+
     player = StringProperty("")
     letter = StringProperty("")
+    name_text = StringProperty("")
     swatch = ListProperty([1, 1, 1, 1])
+    tint = ListProperty([0.2, 0.2, 0.2, 1])
     ink = ListProperty([1, 1, 1, 1])
     active = BooleanProperty(False)
     out = BooleanProperty(False)
-    status_text = StringProperty("")
-    clank_text = StringProperty("")
-    holdings_text = StringProperty("")
-    damage = NumericProperty(0)
-    meter = NumericProperty(10)
     compact = BooleanProperty(False)  # 5-6 players: two rows of smaller panels
-    short_text = StringProperty("")
+    clank = StringProperty("0")
+    health = StringProperty("10")
+    info_text = StringProperty("")
+    status_text = StringProperty("")
+    hurt = NumericProperty(0)  # 0 (unhurt) to 1 (knocked out)
 
-    def clank(self, n: int) -> None:
+    def clank_by(self, n: int) -> None:
         App.get_running_app().controller.clank(n, player=self.player)
 
-    def show(
-        self,
-        name: str,
-        p: dict[str, Any],
-        area: int,
-        active: bool,
-        health: int,
-        edition: str = "clank",
-    ) -> None:
-        self.player = name
-        self.letter = letter(name)
-        self.swatch = list(colour(name))
-        self.ink = list(text_colour(name))
-        self.active = active
-        self.out = p["status"] != "playing"
-        self.status_text = {
-            "playing": ed_(edition, "in the Depths") if p["in_depths"] else _("in the dungeon"),
-            "escaped": _("escaped"),
-            "knocked_out": _("knocked out"),
-        }[p["status"]]
-        self.clank_text = ned_(edition, "{n} cube in Clank!", "{n} cubes in Clank!", area).format(
-            n=area
-        )
-        state = "" if p["status"] == "playing" else " · " + self.status_text
-        self.short_text = (
-            ngettext("{player}: {n} cube", "{player}: {n} cubes", area).format(
-                player=player_name(name), n=area
-            )
-            + state
-        )
-        self.damage = p["damage"]
-        self.meter = health
-        parts = [ngettext("{n} gold", "{n} gold", p["gold"]).format(n=p["gold"])]
-        if p["artifacts"]:
-            parts.append(_("artifact {v}").format(v="+".join(map(str, p["artifacts"]))))
-        if p["credit"]:
-            parts.append(ed_(edition, "anti-clank {n}").format(n=p["credit"]))
-        self.holdings_text = " · ".join(parts)
+    def more(self) -> None:
+        App.get_running_app().open_player_actions(self.player)
+
+    def show(self, p: PlayerView, view: TableView, compact: bool) -> None:
+        edition = view.edition
+        self.player = p.name
+        self.letter = letter(p.name)
+        self.name_text = player_name(p.name, capital=True)
+        self.swatch = list(colour(p.name))
+        self.tint = _tint(colour(p.name), 0.32 if not p.out else 0.16)
+        self.ink = list(text_colour(p.name))
+        self.active = p.active
+        self.out = p.out
+        self.compact = compact
+        self.clank = str(p.clank)
+        self.health = str(p.health)
+        self.hurt = 1 - p.health / max(p.max_health, 1)
+        if p.status == "escaped":
+            self.status_text = _("escaped")
+        elif p.status == "knocked_out":
+            self.status_text = _("knocked out")
+        elif p.in_depths:
+            self.status_text = ed_(edition, "in the Depths")
+        else:
+            self.status_text = ""
+        parts = [ngettext("{n} gold", "{n} gold", p.gold).format(n=p.gold)]
+        if p.artifacts:
+            parts.append(_("artifact {v}").format(v="+".join(map(str, p.artifacts))))
+        if p.anti_clank:
+            parts.append(ed_(edition, "anti-clank {n}").format(n=p.anti_clank))
+        if p.score is not None:
+            parts.append(_("score {n}").format(n=p.score))
+        self.info_text = " · ".join(parts)
 
 
 class RowCard(Button):
@@ -93,113 +113,153 @@ class RowCard(Button):
 
 
 class TableScreen(Screen):
-    attack_text = StringProperty("")
-    row_label = StringProperty("")
+    view = ObjectProperty(None, allownone=True)
+    next_attack = StringProperty("0")
+    attack_note = StringProperty("")
+    bag_note = StringProperty("")
+    last_text = StringProperty("")
     end_turn_text = StringProperty("")
     can_undo = BooleanProperty(False)
     refilling = BooleanProperty(False)
     game_over = BooleanProperty(False)
+    compact = BooleanProperty(False)
 
-    def redraw(self, snap: dict[str, Any]) -> None:
-        rage = self.ids.rage
-        track = snap["rage"]["track"]
-        if len(rage.children) != len(track):
-            rage.clear_widgets()
-            for _cubes in track:
-                rage.add_widget(RageCell())
-        for i, cell in enumerate(reversed(rage.children)):
+    def redraw(self, view: TableView | Any = None) -> None:
+        """Show ``view``: every text and button of the screen follows from it (given
+        anything else, the controller's view of the moment)."""
+        if not isinstance(view, TableView):
+            view = App.get_running_app().controller.view()
+        if not view.players:
+            return
+        self.view = view
+        self._show_rage(view)
+        self._show_bag(view)
+        self._show_players(view)
+        self._show_row(view)
+        self.last_text = view.last
+        self.refilling = view.refilling
+        self.game_over = view.game_over
+        active = player_name(view.active)
+        if view.game_over:
+            self.end_turn_text = _("Game over")
+        elif view.refilling:
+            self.end_turn_text = ngettext(
+                "{n} card still to reveal: tap to end the turn now",
+                "{n} cards still to reveal: tap to end the turn now",
+                view.refill_space,
+            ).format(n=view.refill_space)
+        else:
+            self.end_turn_text = _("End turn ({player})").format(player=active)
+        self.can_undo = view.can_undo
+
+    # ------------------------------------------------------------ the dragon
+    def _show_rage(self, view: TableView) -> None:
+        cells = self.ids.rage
+        track = view.rage_track
+        while len(cells.children) < len(track):
+            cells.add_widget(RageCell())
+        while len(cells.children) > len(track):
+            cells.remove_widget(cells.children[0])
+        for i, cell in enumerate(reversed(cells.children)):
             cell.text = str(track[i])
-            cell.current = i + 1 == snap["rage"]["space"]
-        danger = snap["danger"]
-        n = snap["next_attack"]
-        lines = [ngettext("Next attack: [b]{n}[/b] cube", "Next attack: [b]{n}[/b] cubes", n)
-                 .format(n=n)]  # fmt: skip
-        extra = []
-        if danger:
-            extra.append(_("Danger +{d}").format(d=danger))
-        ghosts = snap["clank_area"].get("ghost", 0)
-        if ghosts:
-            extra.append(ngettext("{n} ghost", "{n} ghosts", ghosts).format(n=ghosts))
-        if snap["countdown"]:
-            extra.append(_("countdown {space}").format(space=snap["countdown"]["space"]))
-        if extra:
-            lines.append(" · ".join(extra))
-        self.attack_text = "\n".join(lines)
+            cell.current = i + 1 == view.rage_space
+        self.next_attack = str(view.next_attack)
+        notes = []
+        if view.danger:
+            notes.append(_("Danger +{d}").format(d=view.danger))
+        if view.countdown:
+            who, space = view.countdown
+            notes.append(
+                _("countdown: {player} on space {space}").format(
+                    player=player_name(who), space=space
+                )
+            )
+        self.attack_note = " · ".join(notes)
+
+    def _show_bag(self, view: TableView) -> None:
+        chips = self.ids.bag
+        kinds = [(k, n) for k, n in view.bag if k != "ghost" or view.edition == "catacombs"]
+        while len(chips.children) < len(kinds):
+            chips.add_widget(BagChip())
+        while len(chips.children) > len(kinds):
+            chips.remove_widget(chips.children[0])
+        for chip, (kind, n) in zip(reversed(chips.children), kinds, strict=True):
+            chip.kind = kind
+            chip.swatch = list(colour(kind)) if kind != "black" else [0.03, 0.03, 0.04, 1]
+            chip.ink = list(text_colour(kind))
+            mark = {"black": "", "ghost": ed_(view.edition, "ghost")}.get(kind, letter(kind))
+            chip.text = f"{mark} {n}".strip()
+        ghosts = view.ghosts_in_area
+        self.bag_note = (
+            ngettext("{n} ghost in Clank!", "{n} ghosts in Clank!", ghosts).format(n=ghosts)
+            if ghosts
+            else ""
+        )
+
+    # ------------------------------------------------------------ the players
+    def _show_players(self, view: TableView) -> None:
         grid = self.ids.players
-        names = list(snap["players"])
-        grid.cols = len(names) if len(names) <= 4 else 3
-        if [getattr(w, "player", None) for w in reversed(grid.children)] != names:
+        names = [p.name for p in view.players]
+        self.compact = len(names) > 4
+        grid.cols = len(names) if not self.compact else 3
+        if [w.player for w in reversed(grid.children)] != names:
             grid.clear_widgets()
             for name in names:
                 panel = PlayerPanel()
                 panel.player = name
-                panel.compact = len(names) > 4
                 grid.add_widget(panel)
-        active = snap["turn"]["active"]
-        health = snap["settings"]["health"]
-        for panel in reversed(grid.children):
-            name = panel.player
-            panel.show(
-                name,
-                snap["players"][name],
-                snap["clank_area"][name],
-                name == active and not snap["game_over"],
-                health,
-                snap["edition"],
-            )
-        self.refilling = snap["refill"] is not None
-        self.game_over = snap["game_over"]
-        revealed = snap["refill"] or []
-        self._show_row(snap["row"], revealed)
-        self.row_label = _("Revealed") if self.refilling else _("Dungeon row")
-        if self.game_over:
-            self.end_turn_text = _("Game over")
-        elif self.refilling:
-            self.end_turn_text = ngettext(
-                "{n} card revealed: tap when the row is full",
-                "{n} cards revealed: tap when the row is full",
-                len(revealed),
-            ).format(n=len(revealed))
-        else:
-            self.end_turn_text = _("End turn ({player})").format(player=player_name(active))
-        self.can_undo = bool(snap["can_undo"]) or bool(snap["refill"])
+        for panel, p in zip(reversed(grid.children), view.players, strict=True):
+            panel.show(p, view, self.compact)
 
-    def _show_row(self, row: list[str], revealed: list[str]) -> None:
+    # ------------------------------------------------------------ the row
+    def _show_row(self, view: TableView) -> None:
         """The row's buttons are kept and relabelled: rebuilding them at every scan would
         leave garbage for the collector to sweep in the middle of a game."""
         box = self.ids.row
-        wanted = [(c, False) for c in row] + [(c, True) for c in revealed]
         cards = [w for w in reversed(box.children) if isinstance(w, RowCard)]
-        if not wanted:
-            if cards or not box.children:
-                box.clear_widgets()
-                box.add_widget(Label(text=_("empty: scan the cards as they are dealt"),
-                                     font_size="15sp"))  # fmt: skip
+        empty = [w for w in box.children if not isinstance(w, RowCard)]
+        if not view.row:
+            for w in cards:
+                box.remove_widget(w)
+            if not empty:
+                box.add_widget(
+                    Label(text=_("empty: scan the cards as they are dealt"), font_size="20sp")
+                )
             return
-        if len(cards) != len(box.children):
-            box.clear_widgets()  # the "empty" notice goes
-        while len(cards) < len(wanted):
+        for w in empty:
+            box.remove_widget(w)
+        while len(cards) < len(view.row):
             button = RowCard()
             button.bind(on_release=self._row_tapped)
             box.add_widget(button)
             cards.append(button)
-        while len(cards) > len(wanted):
+        while len(cards) > len(view.row):
             box.remove_widget(cards.pop())
-        for button, (card, new) in zip(cards, wanted, strict=True):
-            danger = _is_danger(card)
-            button.card = card
-            button.revealed = new
-            button.danger = danger
-            button.text = card + ("\n" + _("Danger") if danger else "")
+        for button, card in zip(cards, view.row, strict=True):
+            button.card = card.name
+            button.revealed = card.revealed
+            button.danger = card.danger
+            button.disabled = card.revealed or view.game_over
+            button.text = ("⚠ " if card.danger else "") + card.name
 
     @staticmethod
     def _row_tapped(button: RowCard) -> None:
         if not button.revealed:  # a revealed card is not in the row yet
             App.get_running_app().controller.take(button.card)
 
+    def no_tag(self) -> None:
+        """A revealed card without a tag: the table says which card it is."""
+        app: Any = App.get_running_app()
+        if hasattr(app, "pick_untagged_card"):
+            app.pick_untagged_card()
+            return
+        from companion.ui.screens import Picker
 
-def _is_danger(card: str) -> bool:
-    app = App.get_running_app()
-    catalog = app.controller.table.game.catalog if app and app.controller.table else None
-    entry = catalog.card(card) if catalog else None
-    return bool(entry and entry.danger)
+        ctl = app.controller
+        Picker(
+            _("Which card was revealed?"),
+            [
+                (_("No tag: no dragon"), lambda: ctl.reveal_untagged(False)),
+                (_("No tag: dragon"), lambda: ctl.reveal_untagged(True)),
+            ],
+        ).open()

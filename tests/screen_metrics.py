@@ -1,0 +1,124 @@
+"""Measuring a screen as a player across the table meets it: the size of every text it
+shows, every button a finger can press, and the gaps between them (TABLE_SCREEN.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+MIN_TEXT = 20  # px: any text on the table screen
+MIN_FIGURE = 36  # px: the figures a player looks for
+MIN_TARGET = 48  # px: a fingertip
+MIN_GAP = 8  # px between two touch targets
+
+
+@dataclass(frozen=True)
+class Box:
+    widget: Widget
+    text: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def gap(self, other: Box) -> float:
+        """The distance between two boxes (0 when they touch or overlap)."""
+        dx = max(other.x - (self.x + self.w), self.x - (other.x + other.w), 0)
+        dy = max(other.y - (self.y + self.h), self.y - (other.y + other.h), 0)
+        return max(dx, dy)
+
+    def overlaps(self, other: Box) -> bool:
+        return (
+            self.x < other.x + other.w
+            and other.x < self.x + self.w
+            and self.y < other.y + other.h
+            and other.y < self.y + self.h
+        )
+
+
+def shown(widget: Widget) -> bool:
+    """On screen: in the window, not hidden (opacity 0 or zero size) by it or an ancestor."""
+    if widget.get_root_window() is None:
+        return False
+    node: Widget | None = widget
+    while node is not None and node is not node.parent:
+        if getattr(node, "opacity", 1) <= 0.01:
+            return False
+        if node.width < 1 or node.height < 1:
+            return False
+        node = node.parent if isinstance(node.parent, Widget) else None
+    return True
+
+
+def box(widget: Widget) -> Box:
+    x, y = widget.to_window(widget.x, widget.y)
+    return Box(widget, str(getattr(widget, "text", "")), x, y, widget.width, widget.height)
+
+
+def walk(root: Widget) -> Iterator[Widget]:
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        yield widget
+        stack.extend(widget.children)
+
+
+def texts(root: Widget) -> list[tuple[Label, float]]:
+    """Every text shown under ``root``, with the font size it is drawn at (px)."""
+    out = []
+    for w in walk(root):
+        if isinstance(w, Label) and w.text.strip() and shown(w):
+            out.append((w, float(w.font_size)))
+    return out
+
+
+def targets(root: Widget) -> list[Box]:
+    """Every button a finger can press under ``root``."""
+    return [
+        box(w) for w in walk(root) if isinstance(w, ButtonBehavior) and shown(w) and not w.disabled
+    ]
+
+
+def _inside(widget: Widget, outer: Widget) -> bool:
+    node = widget.parent
+    while isinstance(node, Widget) and node is not node.parent:
+        if node is outer:
+            return True
+        node = node.parent
+    return False
+
+
+def problems(root: Widget, figures: frozenset[Widget] | set[Widget] = frozenset()) -> list[str]:
+    """What breaks the table-screen numbers under ``root``; ``figures``: the labels that
+    must be at least MIN_FIGURE (the numbers a player looks for)."""
+    found = []
+    for label, size in texts(root):
+        least = MIN_FIGURE if label in figures else MIN_TEXT
+        if size + 0.5 < least:
+            found.append(f"text {label.text!r} is {size:.0f} px (at least {least})")
+    for label, _size in texts(root):
+        outer = label.parent
+        if isinstance(outer, Widget) and outer is not label and shown(outer):
+            a, b = box(label), box(outer)
+            if (
+                a.x < b.x - 1
+                or a.y < b.y - 1
+                or a.x + a.w > b.x + b.w + 1
+                or (a.y + a.h > b.y + b.h + 1)
+            ):
+                found.append(f"text {label.text!r} sticks out of its place")
+    buttons = targets(root)
+    for b in buttons:
+        if b.w + 0.5 < MIN_TARGET or b.h + 0.5 < MIN_TARGET:
+            found.append(f"button {b.text!r} is {b.w:.0f}x{b.h:.0f} px (at least {MIN_TARGET})")
+    for i, a in enumerate(buttons):
+        for b in buttons[i + 1 :]:
+            if _inside(a.widget, b.widget) or _inside(b.widget, a.widget):
+                continue  # one inside the other: one target
+            if a.gap(b) + 0.5 < MIN_GAP:
+                found.append(f"buttons {a.text!r} and {b.text!r} are {a.gap(b):.0f} px apart")
+    return found

@@ -1,0 +1,213 @@
+"""The table screen is a function of the controller's view, readable across the table.
+
+- After every step of many random plays (taps, scans, buttons, undo, attacks, refills,
+  restarts), the live table screen shows exactly what a screen freshly built from the same
+  view shows: the same texts and the same enabled buttons. A stale widget fails.
+- At 800x480, in every language and with 2 to 6 players, its texts, figures and buttons
+  meet TABLE_SCREEN.md's numbers (tests/screen_metrics.py).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("KIVY_WINDOW", "sdl2")
+from kivy.config import Config as KivyConfig  # noqa: E402
+
+KivyConfig.set("graphics", "width", "800")
+KivyConfig.set("graphics", "height", "480")
+
+from kivy.uix.behaviors import ButtonBehavior  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
+
+from companion.config import AppConfig, Config  # noqa: E402
+from companion.store.tags import resolve  # noqa: E402
+from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.table import PlayerPanel, TableScreen  # noqa: E402
+from tests.screen_metrics import problems  # noqa: E402
+
+SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
+SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
+CARDS = {
+    "clank": ["Tattle", "Sneak", "Search", "Orc Grunt", "Kobold", "Dragon Shrine", "Pickaxe",
+              "Lucky Coin", "Tunnel Guide", "Bracers of Agility", "Move Silently"],
+    "catacombs": [],
+}  # fmt: skip
+
+
+def table_of(ui: Harness) -> TableScreen:
+    return ui.app.screens.get_screen("table")
+
+
+def seen(screen: TableScreen) -> list[tuple[str, str, bool]]:
+    """What a player sees of a screen: every text shown, every button and whether it can
+    be pressed, in reading order."""
+    out = []
+    stack = [screen]
+    while stack:
+        w = stack.pop()
+        if isinstance(w, Label) and w.opacity > 0:
+            out.append((type(w).__name__, w.text, bool(isinstance(w, ButtonBehavior)
+                                                          and not w.disabled)))  # fmt: skip
+        stack.extend(w.children)  # children are kept last-added first: reversed below
+    return out
+
+
+def fresh_copy(ui: Harness) -> TableScreen:
+    screen = TableScreen(name="fresh")
+    screen.redraw(ui.app.controller.view())
+    return screen
+
+
+def assert_live_is_fresh(ui: Harness, step: str) -> None:
+    if ui.app.screens.current != "table":
+        return
+    live = seen(table_of(ui))
+    again = seen(fresh_copy(ui))
+    assert sorted(live) == sorted(again), step
+
+
+def new_game(ui: Harness, players: int, edition: str = "clank") -> None:
+    ctl = ui.app.controller
+    ctl.new_game({"edition": edition, "players": SEATS[:players], "party": players > 4})
+    ctl.begin()
+    ui.frames(3)
+
+
+def close_popups(ui: Harness) -> None:
+    from kivy.uix.modalview import ModalView
+
+    for w in list(ui.window.children):
+        if isinstance(w, ModalView):
+            w.dismiss(animation=False)
+    if ui.app.attack_view is not None:
+        ui.app.attack_view.dismiss(animation=False)
+    ui.frames(2)
+
+
+def random_step(ui: Harness, rng: random.Random, edition: str) -> str:
+    """One thing a player might do; returns its name."""
+    ctl = ui.app.controller
+    table = table_of(ui)
+    view = ctl.view()
+    choice = rng.choice(
+        ["plus", "minus", "row", "end", "scan", "undo", "attack", "untagged", "damage"]
+    )
+    if choice in ("plus", "minus") and view.players:
+        panel = rng.choice(list(table.ids.players.children))
+        text = "+1" if choice == "plus" else "−1"
+        button = next(w for w in panel.walk() if getattr(w, "text", "") == text)
+        if not button.disabled:
+            ui.tap(button)
+    elif choice == "row" and view.row:
+        cards = [w for w in table.ids.row.children if hasattr(w, "card") and not w.disabled]
+        if cards:
+            ui.tap(rng.choice(cards))
+    elif choice == "end":
+        ctl.end_turn()  # as the physical End turn button does
+    elif choice == "scan" and CARDS[edition]:
+        ctl.scan_component(resolve("card", edition, rng.choice(CARDS[edition])))
+    elif choice == "undo":
+        ctl.undo()
+    elif choice == "attack":
+        ctl.do({"do": "attack"})
+    elif choice == "untagged":
+        ctl.reveal_untagged(rng.random() < 0.3)
+    elif choice == "damage" and view.players:
+        ctl.do({"do": "damage", "player": rng.choice(view.players).name, "n": 1})
+    ui.frames(2)
+    close_popups(ui)
+    return choice
+
+
+PLAYS = [(2, "clank", 1), (4, "clank", 2), (6, "clank", 3), (3, "catacombs", 4)]
+
+
+@pytest.mark.parametrize(("players", "edition", "seed"), PLAYS)
+def test_the_live_screen_is_always_what_a_fresh_one_shows(tmp_path, players, edition, seed):
+    rng = random.Random(seed)
+    db = tmp_path / "games.db"
+    ui = Harness(db)
+    try:
+        new_game(ui, players, edition)
+        for n in range(70):
+            step = random_step(ui, rng, edition)
+            assert_live_is_fresh(ui, f"step {n}: {step}")
+            if n % 25 == 24:  # a power cut: the app comes back on the same database
+                ui.close()
+                ui = Harness(db)
+                assert_live_is_fresh(ui, f"step {n}: restart")
+            if ui.app.controller.view().game_over:
+                break
+    finally:
+        ui.close()
+
+
+def test_a_committed_refill_is_never_shown_as_still_open(tmp_path):
+    """The row filled by the last revealed card commits the refill: the screen must show
+    the next player's turn, not a refill bar whose tap ends that turn with nothing."""
+    ui = Harness(tmp_path / "games.db")
+    try:
+        ctl = ui.app.controller
+        ctl.new_game({"edition": "clank", "players": ["red", "blue"]})
+        ctl.do({"do": "row", "cards": ["Tattle", "Sneak", "Search", "Pickaxe", "Lucky Coin"]})
+        ui.frames(2)
+        ui.tap("End turn (red)")
+        assert table_of(ui).refilling
+        ctl.scan_component(resolve("card", "clank", "Tunnel Guide"))  # the row is full
+        ui.frames(2)
+        table = table_of(ui)
+        assert not table.refilling and table.end_turn_text == "End turn (blue)"
+        with pytest.raises(LookupError):
+            ui.find("No tag")  # hidden: no refill is open
+        assert_live_is_fresh(ui, "after the refill")
+    finally:
+        ui.close()
+
+
+FIGURE_IDS = ("clank", "health")
+
+
+def figures(screen: TableScreen) -> set:
+    out = {screen.ids.next_attack}
+    for panel in screen.ids.players.children:
+        if isinstance(panel, PlayerPanel):
+            out |= {panel.ids[key] for key in FIGURE_IDS}
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "uk", "es"])
+def test_the_table_screen_meets_the_numbers_for_every_table(tmp_path, language):
+    found = []
+    for players, edition in [(2, "clank"), (4, "clank"), (5, "catacombs"), (6, "clank")]:
+        db = tmp_path / f"{players}-{edition}.db"
+        ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+        try:
+            new_game(ui, players, edition)
+            ctl = ui.app.controller
+            ctl.do({"do": "row", "cards": ["Tattle", "Sneak", "Search"]} if edition == "clank"
+                   else {"do": "clank", "player": "red", "n": 1})  # fmt: skip
+            ctl.clank(2)
+            ctl.end_turn()  # a refill under way: its buttons shown too
+            ui.frames(3)
+            screen = table_of(ui)
+            if SHOTS is not None:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                ui.screenshot(SHOTS / f"table-{language}-{players}-{edition}.png")
+            for p in problems(screen, figures(screen)):
+                found.append(f"{language} {players} {edition}: {p}")
+            # the figures are there, and big
+            for panel in screen.ids.players.children:
+                for key in FIGURE_IDS:
+                    assert panel.ids[key].font_size >= 36
+            # the active player's frame lies inside the window, never cut off
+            active = next(p for p in screen.ids.players.children if p.active)
+            x, y = active.to_window(active.x, active.y)
+            assert x >= 0 and y >= 0 and x + active.width <= 800 and y + active.height <= 480
+        finally:
+            ui.close()
+    assert not found, "\n".join(found)
