@@ -32,11 +32,16 @@ from tests.screen_metrics import problems  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
-CARDS = {
-    "clank": ["Tattle", "Sneak", "Search", "Orc Grunt", "Kobold", "Dragon Shrine", "Pickaxe",
-              "Lucky Coin", "Tunnel Guide", "Bracers of Agility", "Move Silently"],
-    "catacombs": [],
-}  # fmt: skip
+
+
+def _dungeon(edition: str) -> list[str]:
+    from companion.catalog import load_catalog
+
+    cards = load_catalog(edition).cards
+    return sorted(c.name for c in cards.values() if c.in_dungeon_deck)[:14]
+
+
+CARDS = {"clank": _dungeon("clank"), "catacombs": _dungeon("catacombs")}
 
 
 def table_of(ui: Harness) -> TableScreen:
