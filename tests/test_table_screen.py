@@ -216,3 +216,24 @@ def test_the_table_screen_meets_the_numbers_for_every_table(tmp_path, language):
         finally:
             ui.close()
     assert not found, "\n".join(found)
+
+
+def _geometry(screen: TableScreen) -> list[tuple[str, tuple[float, ...]]]:
+    return [(type(w).__name__, (*w.pos, *w.size)) for w in screen.walk(restrict=True)]
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_screen_settles_and_stays_still(tmp_path, language):
+    """A layout that keeps changing (a width fed by its own text, say) redraws at every
+    frame and starves the scans: once drawn, nothing moves until something happens."""
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    try:
+        new_game(ui, 4)
+        ui.app.controller.end_turn()  # the refill's buttons shown too
+        ui.frames(6)
+        before = _geometry(table_of(ui))
+        ui.frames(10)
+        assert _geometry(table_of(ui)) == before
+    finally:
+        ui.close()
