@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import queue
 import signal
+import stat
 import sys
 import threading
 import time
@@ -17,7 +19,7 @@ from typing import IO, Any
 from companion import __version__
 from companion.audit.check import export_game, verify_store
 from companion.catalog import CatalogError
-from companion.config import ConfigError, load_config
+from companion.config import ConfigError, database_path, load_config
 from companion.i18n import (
     EN_,
     N_,
@@ -39,11 +41,14 @@ from companion.script import (
     ScriptError,
     numbered,
     play,
+    read_file,
     read_lines,
     replay,
     shown_path,
+    stream_lines,
 )
 from companion.store import GameStore, StoreError
+from companion.store.seal import SealError
 from companion.store.tags import (
     EDITION_TITLES,
     KINDS,
@@ -206,11 +211,10 @@ def describe_state(out: dict[str, Any], errors: list[str] | None = None) -> str:
 
 
 def default_db() -> Path:
-    """CLANK_DB, else the desktop user's data folder."""
-    if os.environ.get("CLANK_DB"):
-        return Path(os.environ["CLANK_DB"])
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "clank-companion" / "games.db"
+    """The database a command uses without ``--db``: ``$CLANK_DB``, else the
+    configuration's ``[app] database``, else the user's data folder (decided by
+    ``companion.config.database_path``, as for the touchscreen)."""
+    return database_path()
 
 
 class _Stepper:
@@ -220,9 +224,11 @@ class _Stepper:
     def __init__(self, args: argparse.Namespace, edition: str | None = None) -> None:
         self.args = args
         self.edition = edition
+        self.table: Table | None = None
 
     def started(self, table: Table) -> Table:
         self.edition = table.game.edition.name
+        self.table = table
         return table
 
     def __call__(self, number: int, action: Any, events: Any, error: Any) -> None:
@@ -268,31 +274,44 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 store = stack.enter_context(GameStore(args.db))
                 return step.started(store.start(options))
 
-            result = replay(lines, keep_going=args.keep_going, on_step=step, start=start)
-            if result.table is not None and result.table.log is not None:
-                print(
-                    _("recorded as game {game} in {db}").format(
-                        game=result.table.log.game, db=args.db
-                    ),
-                    file=sys.stderr,
-                )
-            return _finish(args, result)
+            try:
+                result = replay(lines, keep_going=args.keep_going, on_step=step, start=start)
+                if result.table is not None and result.table.log is not None:
+                    print(
+                        _("recorded as game {game} in {db}").format(
+                            game=result.table.log.game, db=args.db
+                        ),
+                        file=sys.stderr,
+                    )
+                return _finish(args, result)
+            except BaseException:  # Ctrl-C, a closed pipe, a bad line: stopped half-way
+                _give_up(step.table, getattr(args, "abandon_if_stopped", None))
+                raise
     except ScriptError as e:
         print(e.localized(step.edition) if e.line else localized(e.problem), file=sys.stderr)
         return 2
 
 
+def _give_up(table: Table | None, reason: str | None) -> None:
+    """Abandon a recorded game that was stopped half-way (``reason`` None: keep it, to be
+    resumed). The demo's game is abandoned: it must not become ``resume``'s default."""
+    if reason is None or table is None or table.log is None or table.finished:
+        return
+    with contextlib.suppress(Exception):  # what stopped the game is what gets reported
+        table.abandon(reason)
+
+
 def cmd_resume(args: argparse.Namespace) -> int:
     actions: Any = None
     if args.actions == "-":  # read as they come: bytes when the stream has them
-        actions = numbered(getattr(sys.stdin, "buffer", sys.stdin))
+        actions = numbered(stream_lines(getattr(sys.stdin, "buffer", sys.stdin)))
     elif args.actions:
         try:  # before the database: a missing file or a folder writes nothing
             actions = read_lines(Path(args.actions))
         except ScriptError as e:
             print(localized(e.problem), file=sys.stderr)
             return 2
-    with GameStore(args.db) as store:
+    with GameStore(args.db, create=False) as store:
         game = args.game if args.game is not None else store.last_unfinished()
         if game is None:
             print(_("no unfinished game in {db}").format(db=args.db), file=sys.stderr)
@@ -321,8 +340,20 @@ def cmd_resume(args: argparse.Namespace) -> int:
         return _finish(args, result)
 
 
+def _winner(ranking: Any) -> str | None:
+    """The first place's player of a stored ranking; None if there is none, or the cell
+    holds something else (a database edited by hand)."""
+    first = ranking[0] if isinstance(ranking, list) and ranking else None
+    player = first.get("player") if isinstance(first, dict) else None
+    return player if isinstance(player, str) else None
+
+
+def _player(name: Any) -> str:
+    return player_name(name) if isinstance(name, str) else shown_path(name)
+
+
 def cmd_games(args: argparse.Namespace) -> int:
-    with GameStore(args.db) as store:
+    with GameStore(args.db, create=False) as store:
         games = store.games()
     if args.json:
         print(json.dumps(games))
@@ -331,8 +362,9 @@ def cmd_games(args: argparse.Namespace) -> int:
         print(_("no games in {db}").format(db=args.db))
     for g in games:
         winner = ""
-        if g["ranking"]:
-            winner = _(", winner {player}").format(player=player_name(g["ranking"][0]["player"]))
+        first = _winner(g["ranking"])
+        if first is not None:
+            winner = _(", winner {player}").format(player=player_name(first))
         actions = ngettext("{n} action", "{n} actions", g["actions"]).format(n=g["actions"])
         line = _("game {id}  {created}  {edition}  {players}  {status}  {actions}{winner}")
         print(
@@ -340,7 +372,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                 id=f"{g['id']:>3}",
                 created=g["created_at"],
                 edition=f"{g['edition']:<9}",
-                players="/".join(player_name(p) for p in g["players"]),
+                players="/".join(_player(p) for p in g["players"]),
                 status=f"{_words(GAME_STATUS, g['status']):<9}",
                 actions=actions,
                 winner=winner,
@@ -350,8 +382,18 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_abandon(args: argparse.Namespace) -> int:
-    with GameStore(args.db) as store:
-        table = store.resume(args.game)
+    with GameStore(args.db, create=False) as store:
+        try:
+            table = store.resume(args.game)
+        except SealError:  # the seed cannot be unsealed: the game can only be given up
+            store.abandon_unresumable(args.game, args.reason)
+            print(
+                _(
+                    "game {game} abandoned; its seal key is missing or damaged, so its seed "
+                    "was lost with it and its draws can never be recomputed"
+                ).format(game=args.game)
+            )
+            return 0
         try:
             table.abandon(args.reason)
         except RuleError as e:
@@ -371,7 +413,9 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
             text = _("checking game {done} of {total}").format(done=done, total=total)
             print(f"\r{text}", end="", file=sys.stderr, flush=True)
 
-    with GameStore(args.db) as store:
+    with GameStore(args.db, create=False) as store:
+        if args.game is not None:
+            store.game_row(args.game)  # StoreError: no such game (not a failed check)
         results = verify_store(store, args.game, progress)
     if sys.stderr.isatty() and len(results) > 1:
         print(file=sys.stderr)
@@ -391,34 +435,83 @@ class CommandError(Refusal):
     """A command that cannot be carried out as asked; nothing was written."""
 
 
-def _check_output(output: str) -> Path:
-    """The file an ``-o`` names, checked before anything is opened: its folder exists
-    and it is not itself a folder; CommandError otherwise."""
+# The files beside a game database that belong to it: an export must never replace them.
+DATABASE_FILES = ("", ".key", "-wal", "-shm", "-journal", ".lock")
+
+
+def _is_database_file(path: Path, db: Path) -> bool:
+    """Whether ``path`` is the database or one of its files (by name, through links)."""
+    real = Path(os.path.realpath(db))
+    target = Path(os.path.realpath(path))
+    for suffix in DATABASE_FILES:
+        own = real.with_name(real.name + suffix)
+        if target == own:
+            return True
+        with contextlib.suppress(OSError):  # the same file under another name
+            if os.path.samefile(path, own):
+                return True
+    return False
+
+
+def _check_output(output: str, db: str) -> Path:
+    """The file an ``-o`` names, checked before anything is opened: its folder exists;
+    it is not a folder, not the game database ``db`` nor one of its files, and if it
+    exists it is a regular file (not a link, a pipe or a device); CommandError otherwise."""
     path = Path(output)
-    if path.is_dir():
+    try:
+        if path.is_dir():
+            raise CommandError(
+                N_("cannot write {path}: it is a folder; name a file in it"), path=shown_path(path)
+            )
+        if not path.parent.is_dir():
+            raise CommandError(
+                N_("cannot write {path}: there is no folder {folder}; create it or name another"),
+                path=shown_path(path),
+                folder=shown_path(path.parent),
+            )
+        if _is_database_file(path, Path(db)):
+            raise CommandError(
+                N_(
+                    "cannot write {path}: it is the game database or one of its files; name another"
+                ),
+                path=shown_path(path),
+            )
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):
+            raise CommandError(
+                N_(
+                    "cannot write {path}: it is not a regular file (a link, a pipe or a "
+                    "device); name another"
+                ),
+                path=shown_path(path),
+            )
+    except OSError as e:  # a name too long, a folder that cannot be searched
         raise CommandError(
-            N_("cannot write {path}: it is a folder; name a file in it"), path=shown_path(path)
-        )
-    if not path.parent.is_dir():
-        raise CommandError(
-            N_("cannot write {path}: there is no folder {folder}; create it or name another"),
+            N_("cannot write {path}: {problem}"),
             path=shown_path(path),
-            folder=shown_path(path.parent),
-        )
+            problem=str(e.strerror or e),
+        ) from None
     return path
 
 
 def _write_whole(path: Path, write: Any, *, newline: str | None = None) -> int:
-    """Write a file through ``PATH.part``, renamed once complete: the file is whole or
-    untouched, and no ``.part`` is left behind. CommandError if it cannot be written."""
-    tmp = Path(str(path) + ".part")
+    """Write a file through a temporary ``.export-PID.part`` beside it (a short name, so
+    that any name the folder takes will do), renamed once complete: the file is whole
+    or untouched, and no ``.part`` is left behind. CommandError if it cannot be written."""
+    tmp = path.parent / f".export-{os.getpid()}.part"
     opened = False
     try:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()  # left by a process of the same number that was killed
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        opened = True
         out: IO[str]
-        with tmp.open("w", encoding="utf-8", newline=newline) as out:
-            opened = True
+        with open(fd, "w", encoding="utf-8", newline=newline) as out:
             count = int(write(out))
-        tmp.replace(path)
+        os.replace(tmp, path)
     except BaseException as e:
         if opened:
             with contextlib.suppress(OSError):
@@ -434,8 +527,8 @@ def _write_whole(path: Path, write: Any, *, newline: str | None = None) -> int:
 
 
 def cmd_audit_export(args: argparse.Namespace) -> int:
-    path = None if args.output in (None, "-") else _check_output(args.output)
-    with GameStore(args.db) as store:
+    path = None if args.output in (None, "-") else _check_output(args.output, args.db)
+    with GameStore(args.db, create=False) as store:
         if path is None:
             export_game(store, args.game, sys.stdout)
             return 0
@@ -497,11 +590,18 @@ def _run_reader(
 
 def cmd_scan(args: argparse.Namespace) -> int:
     config = load_config()
-    with GameStore(args.db) as store:
-        registry = TagRegistry(store.db)
+    with contextlib.ExitStack() as stack:
+        registry = None
+        if Path(args.db).exists():
+            registry = TagRegistry(stack.enter_context(GameStore(args.db, create=False)).db)
+        else:  # checking a reader's wiring needs no database, and makes none
+            print(
+                _("no game database at {db}: every tag shows as unknown").format(db=args.db),
+                file=sys.stderr,
+            )
 
         def show(scan: Scan) -> None:
-            component = registry.lookup(scan.uid)
+            component = registry.lookup(scan.uid) if registry is not None else None
             shown = component.localized() if component else _("unknown tag")
             print(f"{scan.uid}  {shown}", flush=True)
 
@@ -514,9 +614,18 @@ def cmd_scan(args: argparse.Namespace) -> int:
         )
 
 
+def _damaged_tag(uid: str) -> None:
+    print(
+        _("skipped tag {uid}: its row in the registry is damaged (edited by hand?)").format(
+            uid=uid
+        ),
+        file=sys.stderr,
+    )
+
+
 def cmd_tags_list(args: argparse.Namespace) -> int:
-    with GameStore(args.db) as store:
-        bindings = TagRegistry(store.db).bindings(args.edition)
+    with GameStore(args.db, create=False) as store:
+        bindings = TagRegistry(store.db).bindings(args.edition, skipped=_damaged_tag)
     if args.json:
         print(json.dumps([{"uid": b.uid, **b.component.__dict__} for b in bindings]))
         return 0
@@ -528,13 +637,10 @@ def cmd_tags_list(args: argparse.Namespace) -> int:
 
 def cmd_tags_import(args: argparse.Namespace) -> int:
     try:
-        data = Path(args.file).read_bytes()  # decoded by the registry, which names the line
-    except OSError as e:
-        raise CommandError(
-            N_("cannot read {path}: {problem}"),
-            path=shown_path(args.file),
-            problem=str(e.strerror or e),
-        ) from None
+        data = read_file(Path(args.file))  # decoded by the registry, which names the line
+    except ScriptError as e:
+        print(localized(e.problem), file=sys.stderr)
+        return 2
     with GameStore(args.db) as store:
         try:
             count = TagRegistry(store.db).import_csv(data, rebind=args.rebind)
@@ -555,13 +661,15 @@ def cmd_tags_import(args: argparse.Namespace) -> int:
 
 
 def cmd_tags_export(args: argparse.Namespace) -> int:
-    path = None if args.output in (None, "-") else _check_output(args.output)
-    with GameStore(args.db) as store:
+    path = None if args.output in (None, "-") else _check_output(args.output, args.db)
+    with GameStore(args.db, create=False) as store:
         registry = TagRegistry(store.db)
         if path is None:
-            registry.export_csv(sys.stdout)
+            registry.export_csv(sys.stdout, skipped=_damaged_tag)
             return 0
-        count = _write_whole(path, registry.export_csv, newline="")
+        count = _write_whole(
+            path, lambda out: registry.export_csv(out, skipped=_damaged_tag), newline=""
+        )
     print(
         ngettext("{n} tag written to {path}", "{n} tags written to {path}", count).format(
             n=count, path=args.output
@@ -581,10 +689,15 @@ def cmd_tags_enroll(args: argparse.Namespace) -> int:
     if not targets:
         print(_("nothing to enroll with those choices"), file=sys.stderr)
         return 2
+    if not 1 <= args.start <= len(targets):
+        print(
+            _("--start must be from 1 to {n} (the components to enroll)").format(n=len(targets)),
+            file=sys.stderr,
+        )
+        return 2
     with GameStore(args.db) as store:
         walk = BulkEnrollment(TagRegistry(store.db), targets)
-        for _skipped in range(max(0, args.start - 1)):
-            walk.skip()
+        walk.skip(args.start - 1)
         print(walk.progress().localized(args.edition), flush=True)
 
         def enroll(scan: Scan) -> bool:
@@ -620,7 +733,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(_("Replaying {name}: a recorded game, action by action.").format(name=path.name))
     print(_("It is recorded in {db} (see: clank-companion games).").format(db=args.db) + "\n")
     ns = argparse.Namespace(
-        file=str(path), json=False, keep_going=False, verbose=True, delay=args.delay, db=args.db
+        file=str(path),
+        json=False,
+        keep_going=False,
+        verbose=True,
+        delay=args.delay,
+        db=args.db,
+        abandon_if_stopped="demo interrupted",  # not to be resumed by default later
     )
     return cmd_replay(ns)
 
@@ -645,6 +764,24 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_DELAY = 10.0
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds from 0 to MAX_DELAY."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= MAX_DELAY:  # nan and inf fail it too
+        raise argparse.ArgumentTypeError(
+            _("expected seconds from 0 to {most}, got {value}").format(
+                most=f"{MAX_DELAY:g}", value=shown_path(text)
+            )
+        )
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="clank-companion",
@@ -655,7 +792,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command")
-    db_help = _("the game database (default: $CLANK_DB or ~/.local/share/clank-companion/games.db)")
+    db_help = _(
+        "the game database (default: $CLANK_DB, else the configuration's [app] database, "
+        "else ~/.local/share/clank-companion/games.db)"
+    )
     p = sub.add_parser("replay", help=_("replay a table script (JSON Lines of actions)"))
     p.add_argument("file", help=_("the script: one JSON action per line"))
     p.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
@@ -663,15 +803,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--keep-going", action="store_true", help=_("report bad lines in 'errors' and go on")
     )
     p.add_argument("-v", "--verbose", action="store_true", help=_("print every action and event"))
-    p.add_argument("--delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    p.add_argument("--delay", type=seconds, default=0.0, help=argparse.SUPPRESS)
     p.add_argument("--db", help=_("record the game in this database (commit before show)"))
     p.set_defaults(func=cmd_replay)
     g = sub.add_parser("games", help=_("list the games in a database"))
-    g.add_argument("--db", default=str(default_db()), help=db_help)
+    g.add_argument("--db", help=db_help)
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_games)
     r = sub.add_parser("resume", help=_("continue a game from its log (after a power cut)"))
-    r.add_argument("--db", default=str(default_db()), help=db_help)
+    r.add_argument("--db", help=db_help)
     r.add_argument("--game", type=int, help=_("the game (default: the last unfinished one)"))
     r.add_argument("--actions", help=_("more actions to apply: a file, or - for standard input"))
     r.add_argument("--json", action="store_true")
@@ -679,40 +819,40 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("-v", "--verbose", action="store_true")
     r.set_defaults(func=cmd_resume)
     a = sub.add_parser("abandon", help=_("give up a game and reveal its server seed"))
-    a.add_argument("--db", default=str(default_db()), help=db_help)
+    a.add_argument("--db", help=db_help)
     a.add_argument("--game", type=int, required=True)
     a.add_argument("--reason", default="abandoned at the table")
     a.set_defaults(func=cmd_abandon)
     au = sub.add_parser("audit", help=_("check or export game logs"))
     asub = au.add_subparsers(dest="audit_command", required=True)
     v = asub.add_parser("verify", help=_("check the chain, the seed and every draw"))
-    v.add_argument("--db", default=str(default_db()), help=db_help)
+    v.add_argument("--db", help=db_help)
     v.add_argument("--game", type=int)
     v.set_defaults(func=cmd_audit_verify)
     e = asub.add_parser("export", help=_("write a game as JSON Lines for the standalone verifier"))
-    e.add_argument("--db", default=str(default_db()), help=db_help)
+    e.add_argument("--db", help=db_help)
     e.add_argument("--game", type=int, required=True)
     e.add_argument("-o", "--output", help=_("the file to write (default: standard output)"))
     e.set_defaults(func=cmd_audit_export)
     sc = sub.add_parser("scan", help=_("print every accepted scan (to check a reader's wiring)"))
     sc.add_argument("--reader", help=_("reader spec (default: the configuration, else fake)"))
-    sc.add_argument("--db", default=str(default_db()), help=db_help)
+    sc.add_argument("--db", help=db_help)
     sc.set_defaults(func=cmd_scan)
     tg = sub.add_parser("tags", help=_("the tag registry: which sticker is which component"))
     tsub = tg.add_subparsers(dest="tags_command", required=True)
     tl = tsub.add_parser("list", help=_("list the enrolled tags"))
-    tl.add_argument("--db", default=str(default_db()), help=db_help)
+    tl.add_argument("--db", help=db_help)
     tl.add_argument("--edition", choices=["clank", "catacombs"])
     tl.add_argument("--json", action="store_true")
     tl.set_defaults(func=cmd_tags_list)
     ti = tsub.add_parser("import", help=_("import a shared tag set (CSV: uid,kind,edition,name)"))
     ti.add_argument("file")
-    ti.add_argument("--db", default=str(default_db()), help=db_help)
+    ti.add_argument("--db", help=db_help)
     ti.add_argument("--rebind", action="store_true", help=_("let the file re-bind known tags"))
     ti.set_defaults(func=cmd_tags_import)
     te = tsub.add_parser("export", help=_("write the tag set as CSV"))
     te.add_argument("-o", "--output", help=_("the file (default: standard output)"))
-    te.add_argument("--db", default=str(default_db()), help=db_help)
+    te.add_argument("--db", help=db_help)
     te.set_defaults(func=cmd_tags_export)
     tn = tsub.add_parser("enroll", help=_("walk the components and scan each one's tag in turn"))
     tn.add_argument("--edition", required=True, choices=["clank", "catacombs"])
@@ -734,7 +874,7 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument("--start", type=int, default=1, help=_("begin at this position"))
     tn.add_argument("--rebind", action="store_true", help=_("re-bind tags already enrolled"))
     tn.add_argument("--reader", help=_("reader spec (default: the configuration, else fake)"))
-    tn.add_argument("--db", default=str(default_db()), help=db_help)
+    tn.add_argument("--db", help=db_help)
     tn.set_defaults(func=cmd_tags_enroll)
     ap = sub.add_parser("app", help=_("start the touchscreen (the default with no command)"))
     ap.add_argument("--db", help=_("the game database (default: the configuration's)"))
@@ -744,7 +884,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.set_defaults(func=cmd_app)
     bk = sub.add_parser("backup", help=_("copy the game database safely while it is in use"))
-    bk.add_argument("--db", default=str(default_db()), help=db_help)
+    bk.add_argument("--db", help=db_help)
     bk.add_argument("--to", required=True, help=_("the folder for the copies"))
     bk.add_argument("--keep", type=int, default=7, help=_("how many copies to keep (default 7)"))
     bk.set_defaults(func=cmd_backup)
@@ -754,8 +894,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEMO,
         help=_("an example under examples/ (default {demo})").format(demo=DEMO),
     )
-    d.add_argument("--delay", type=float, default=0.0, help=_("seconds between actions"))
-    d.add_argument("--db", default=str(default_db()), help=db_help)
+    d.add_argument("--delay", type=seconds, default=0.0, help=_("seconds between actions"))
+    d.add_argument("--db", help=db_help)
     d.set_defaults(func=cmd_demo)
     return parser
 
@@ -807,8 +947,8 @@ def _argument_values(args: argparse.Namespace) -> list[tuple[str, str]]:
         if dest in ("func", "command", "audit_command", "tags_command"):
             continue
         name = PATH_ARGUMENTS.get(dest, "--" + dest.replace("_", "-"))
-        if dest == "db" and value == str(default_db()):
-            name = "$CLANK_DB" if os.environ.get("CLANK_DB") else "--db"
+        if dest == "db" and getattr(args, "db_defaulted", False):
+            name = "$CLANK_DB" if os.environ.get("CLANK_DB", "").strip() else "--db"
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str):
                 out.append((name, item))
@@ -849,20 +989,118 @@ def _unicode_problem(args: argparse.Namespace, error: UnicodeError) -> CommandEr
     return CommandError(N_("some text is not UTF-8 ({problem})"), problem=str(error))
 
 
+# The commands whose database, without --db, is the default one (replay records only with
+# --db; the touchscreen asks the configuration itself).
+NO_DEFAULT_DB = ("replay", "app")
+
+
+def _with_default_db(args: argparse.Namespace) -> None:
+    if getattr(args, "db", "") is None and args.command not in NO_DEFAULT_DB:
+        args.db = str(default_db())
+        args.db_defaulted = True
+
+
+class OutputError(Exception):
+    """Standard output cannot be written (a full disk, a device error)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Output:
+    """Standard output for the length of a command: a write that fails with an OSError
+    other than a closed pipe is an OutputError, told apart from a file's error."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> Any:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputError(e) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputError(e) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silence(stream: Any) -> None:
+    """Send what is left of the process's standard output nowhere (os.devnull), so that
+    the interpreter's last flush at exit does not fail again on a closed pipe or a full
+    disk. Only the real standard output: a stream a caller put there is left as it is."""
+    if stream is not sys.__stdout__:
+        return
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        fd = stream.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)  # never created: opened if it is there
+        try:
+            os.dup2(devnull, fd)
+        finally:
+            os.close(devnull)
+
+
 def main(argv: list[str] | None = None) -> int:
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)  # type: ignore[assignment]
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: what was committed stays, nothing else is said
+        sys.stdout = stdout
+        print(_("interrupted"), file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (| head): not an error of ours
+        sys.stdout = stdout
+        _silence(stdout)
+        return 141  # 128 + SIGPIPE, as a shell says it
+    except OutputError as e:
+        sys.stdout = stdout
+        _silence(stdout)
+        problem = CommandError(
+            N_("cannot write to standard output: {problem}"),
+            problem=str(e.error.strerror or e.error),
+        )
+        print(localized(problem), file=sys.stderr)
+        return 2
+    finally:
+        sys.stdout = stdout
+
+
+def _main(argv: list[str] | None) -> int:
     choose_language()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["app", *(argv or [])])
     try:
+        _with_default_db(args)
         check_arguments(args)
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # a full disk is found here, not at exit
+        return code
     except (StoreError, CatalogError, ConfigError, CommandError) as e:
         print(localized(e), file=sys.stderr)
         return 2
     except UnicodeError as e:
         print(localized(_unicode_problem(args, e)), file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        raise
+    except OSError as e:  # anything the system refused that no command foresaw
+        problem = str(e.strerror or e)
+        if e.filename is not None:
+            problem = f"{shown_path(e.filename)}: {problem}"
+        print(localized(CommandError(N_("stopped: {problem}"), problem=problem)), file=sys.stderr)
         return 2
 
 

@@ -2,13 +2,14 @@
 
 Where it is looked for, first found wins:
 
-1. ``$CLANK_CONFIG`` (a file path);
+1. ``$CLANK_CONFIG`` (a file path; a file it names must exist, unless it is blank);
 2. the desktop user's configuration folder, ``~/.config/clank-companion/config.toml``
    on Linux (platformdirs decides per system);
 3. ``/etc/clank-companion/config.toml``, written by the installer for the kiosk service.
 
 With no file at all, the defaults below run the simulated table: the fake reader, mock
-GPIO, a database in the user's data folder. Example::
+GPIO, a database in the user's data folder (``$CLANK_DB`` overrides ``[app] database``;
+see ``database_path``). A UTF-8 BOM at the start of the file is allowed. Example::
 
     [reader]
     spec = "mfrc522:0.0"      # see hardware.readers: fake, mfrc522, rdm6300:PORT, ...
@@ -37,6 +38,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -89,21 +91,40 @@ class Config:
 
     @property
     def database(self) -> Path:
-        if self.app.database:
-            return Path(self.app.database).expanduser()
-        if os.environ.get("CLANK_DB"):
-            return Path(os.environ["CLANK_DB"])
-        return Path(platformdirs.user_data_dir(APP)) / "games.db"
+        """The game database, as ``database_path`` decides it for this configuration."""
+        return database_path(self.app.database)
 
     @property
     def simulated(self) -> bool:
         return self.reader.spec.split(":", 1)[0].strip() == "fake"
 
 
+def database_path(configured: str | None = None) -> Path:
+    """The game database when no ``--db`` names one, first found wins: ``$CLANK_DB``
+    (an explicit override; ``~`` expanded, blank ignored), else the configuration's
+    ``[app] database`` (``configured``; None: read the configuration, only if needed),
+    else ``games.db`` in the user's data folder. The one place that decides it."""
+    override = os.environ.get("CLANK_DB", "")
+    if override.strip():
+        return Path(override).expanduser()
+    if configured is None:
+        configured = load_config().app.database
+    if configured.strip():
+        return Path(configured).expanduser()
+    return Path(platformdirs.user_data_dir(APP)) / "games.db"
+
+
+def _named_config() -> Path | None:
+    """The file ``$CLANK_CONFIG`` names (blank: none)."""
+    named = os.environ.get("CLANK_CONFIG", "")
+    return Path(named) if named.strip() else None
+
+
 def candidates() -> list[Path]:
     found = []
-    if os.environ.get("CLANK_CONFIG"):
-        found.append(Path(os.environ["CLANK_CONFIG"]))
+    named = _named_config()
+    if named is not None:
+        found.append(named)
     found.append(Path(platformdirs.user_config_dir(APP)) / "config.toml")
     found.append(SYSTEM_FILE)
     return found
@@ -172,7 +193,7 @@ def parse_config(text: str, source: str) -> Config:
     """The configuration in ``text`` (read from ``source``, which messages name); a
     ConfigError, its message one line naming file and key, for anything it cannot use."""
     try:
-        raw = tomllib.loads(text)
+        raw = tomllib.loads(text.removeprefix("\ufeff"))  # a BOM, as some editors save
     except (ValueError, RecursionError) as e:  # TOMLDecodeError, a number too long
         problem = " ".join(str(e).split())
         raise ConfigError(N_("{where}: {problem}"), where=source, problem=problem) from None
@@ -263,9 +284,8 @@ def save_config(config: Config, path: Path | None = None) -> Path:
     its hash (``with_pin_hash``)."""
     if path is None:
         source = Path(config.source) if config.source not in ("defaults", "") else None
-        path = source or Path(os.environ.get("CLANK_CONFIG") or candidates()[0])
-        if source is None and not os.environ.get("CLANK_CONFIG"):
-            path = Path(platformdirs.user_config_dir(APP)) / "config.toml"
+        user_file = Path(platformdirs.user_config_dir(APP)) / "config.toml"
+        path = source or _named_config() or user_file
     config = with_pin_hash(config)
     text = config_text(config)
     parse_config(text, str(path))
@@ -298,6 +318,24 @@ def load_config(path: Path | None = None) -> Config:
                 byte=f"0x{e.object[e.start]:02x}",
             ) from None
         return parse_config(text, str(path))
+    named = _named_config()
+    if named is not None:  # asked for by name: it must be there
+        try:
+            mode = named.stat().st_mode
+        except FileNotFoundError:
+            raise ConfigError(
+                N_("CLANK_CONFIG names {path}, which does not exist"), path=str(named)
+            ) from None
+        except OSError as e:  # a name too long, a folder that cannot be searched
+            raise ConfigError(
+                N_("{where}: {problem}"), where=str(named), problem=str(e.strerror or e)
+            ) from None
+        if stat.S_ISDIR(mode):
+            raise ConfigError(
+                N_("CLANK_CONFIG names {path}, which is a folder, not a configuration file"),
+                path=str(named),
+            )
+        return load_config(named)
     for candidate in candidates():
         if candidate.is_file():
             return load_config(candidate)

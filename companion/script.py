@@ -36,26 +36,60 @@ class ScriptError(ValueError):
 MAX_DEPTH = 32
 # Whole numbers fit in 64 bits (the log's SQLite and every reader of an export).
 MAX_INT = 2**63 - 1
+# What a file the companion reads may hold (a table script, more actions, a tag set): a
+# whole evening is a few hundred kilobytes; /dev/zero or a disk image is refused unread.
+MAX_FILE_MIB = 16
+MAX_FILE = MAX_FILE_MIB * 1024 * 1024
+MAX_LINE_MIB = 1
+MAX_LINE = MAX_LINE_MIB * 1024 * 1024
+# A table's client seed is the opening row's tag UIDs: a few hundred characters.
+MAX_CLIENT_SEED = 1000
 
 
-def read_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """The script's meaningful lines with their 1-based numbers. The file is read at
-    once (ScriptError on line 0 if it cannot be); each line is decoded when its turn
-    comes."""
+def read_file(path: Path, most: int = MAX_FILE) -> bytes:
+    """A file's bytes, read with a limit: ScriptError on line 0 if it cannot be read or
+    holds more than ``most`` bytes (never more than that is read)."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            data = f.read(most + 1)
     except (OSError, ValueError) as e:  # ValueError: a path the system cannot name
         problem = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise ScriptError(
             0, Msg(N_("cannot read {path}: {problem}"), path=shown_path(path), problem=problem)
         ) from None
-    return numbered(data.splitlines())
+    if len(data) > most:
+        raise ScriptError(
+            0,
+            Msg(
+                N_("{path} is larger than {size} MiB: not a file the companion reads"),
+                path=shown_path(path),
+                size=most // (1024 * 1024),
+            ),
+        )
+    return data
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The script's meaningful lines with their 1-based numbers. The file is read at
+    once, at most MAX_FILE bytes (ScriptError on line 0 if it cannot be); each line is
+    decoded when its turn comes."""
+    return numbered(read_file(path).splitlines())
+
+
+def stream_lines(stream: Any) -> Iterator[bytes | str]:
+    """The raw lines of a stream (standard input), read as they come; a line is read
+    up to one byte beyond MAX_LINE, never the whole of an endless one."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        yield line
 
 
 def numbered(source: Iterable[bytes | str]) -> Iterator[tuple[int, str]]:
     """Numbered meaningful lines of raw lines (bytes, or text already decoded, such as
     standard input's): blank lines and ``#`` comments skipped, a UTF-8 BOM dropped;
-    ScriptError for a line that is not UTF-8 text."""
+    ScriptError for a line that is not UTF-8 text or is longer than MAX_LINE."""
     lines = iter(source)
     number = 0
     while True:
@@ -70,6 +104,12 @@ def numbered(source: Iterable[bytes | str]) -> Iterator[tuple[int, str]]:
             raise ScriptError(
                 number, Msg(N_("cannot read: {problem}"), problem=str(e.strerror or e))
             ) from None
+        length = len(raw.rstrip(b"\r\n")) if isinstance(raw, bytes) else len(raw.rstrip("\r\n"))
+        if length > MAX_LINE:
+            raise ScriptError(
+                number,
+                Msg(N_("longer than {size} MiB: not a table-script line"), size=MAX_LINE_MIB),
+            )
         try:
             # text from a stream that kept undecodable bytes as surrogates is checked too
             text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
@@ -184,6 +224,21 @@ def _check_values(number: int, obj: dict[str, Any]) -> None:
                 ) from None
 
 
+def _check_client_seed(number: int, options: Any) -> None:
+    """A ``client_seed`` (in a ``new`` line's options or a ``seed`` action) of at most
+    MAX_CLIENT_SEED characters: it is hashed into every draw and kept in the log."""
+    seed = options.get("client_seed") if isinstance(options, dict) else None
+    if isinstance(seed, str) and len(seed) > MAX_CLIENT_SEED:
+        raise ScriptError(
+            number,
+            Msg(
+                N_('"client_seed" is {length} characters long: at most {most} are allowed'),
+                length=len(seed),
+                most=MAX_CLIENT_SEED,
+            ),
+        )
+
+
 @dataclass
 class Replay:
     table: Table | None = None
@@ -219,6 +274,7 @@ def replay(
         obj = parse_line(number, text)
         if "new" not in obj or len(obj) != 1:
             raise ScriptError(number, Msg(N_("the first line must be {new}"), new='{"new": {...}}'))
+        _check_client_seed(number, obj["new"])
         try:
             result.table = start(obj["new"])
         except RuleError as e:
@@ -243,6 +299,8 @@ def play(
             action = parse_line(number, text)
             if "new" in action:
                 raise ScriptError(number, Msg(N_('a script holds one game: a second "new" line')))
+            if action.get("do") == "seed":
+                _check_client_seed(number, action)
             try:
                 events = table.apply(action)
             except RuleError as e:

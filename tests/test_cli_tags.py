@@ -6,6 +6,7 @@ import json
 import os
 import selectors
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -13,6 +14,7 @@ import time
 import pytest
 
 from companion.cli import main
+from hardware.readers import Scan
 
 
 def test_tags_import_list_export(tmp_path, capsys):
@@ -130,3 +132,59 @@ def test_bulk_enrollment_from_the_command_line(tmp_path, capsys, quick_debounce)
     assert any("just enrolled" in line for line in lines)
     assert main(["tags", "list", "--db", db]) == 0
     assert capsys.readouterr().out.count("monkey idol") == 3
+
+
+def _damaged_db(tmp_path) -> str:
+    db = tmp_path / "games.db"
+    shared = tmp_path / "tags.csv"
+    shared.write_text("uid,kind,edition,name\n01020304,card,clank,Kobold\n", encoding="utf-8")
+    assert main(["tags", "import", str(shared), "--db", str(db)]) == 0
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.executemany(
+            "INSERT INTO tags (uid, kind, edition, name, enrolled_at) VALUES (?, ?, ?, ?, '')",
+            [("AA01", "weird", "clank", "Kobold"), (b"\xaa\x02", "card", "clank", "Kobold")],
+        )
+    conn.close()
+    return str(db)
+
+
+def test_tags_list_and_export_skip_rows_edited_into_nonsense(tmp_path, capsys):
+    db = _damaged_db(tmp_path)
+    capsys.readouterr()
+    assert main(["tags", "list", "--db", db]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["01020304              card Kobold (Clank!)"]
+    warnings = [line for line in err.splitlines() if line.startswith("skipped tag")]
+    assert sorted(warnings) == [
+        "skipped tag AA01: its row in the registry is damaged (edited by hand?)",
+        "skipped tag x'AA02': its row in the registry is damaged (edited by hand?)",
+    ]
+    assert main(["tags", "list", "--db", db, "--json"]) == 0
+    assert [t["uid"] for t in json.loads(capsys.readouterr().out)] == ["01020304"]
+    assert main(["tags", "export", "--db", db]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["uid,kind,edition,name", "01020304,card,clank,Kobold"]
+    assert err.count("skipped tag") == 2
+    target = tmp_path / "back.csv"
+    assert main(["tags", "export", "--db", db, "-o", str(target)]) == 0
+    assert target.read_text(encoding="utf-8").splitlines()[1:] == ["01020304,card,clank,Kobold"]
+    assert "1 tag written" in capsys.readouterr().err
+
+
+def test_scan_treats_a_damaged_row_as_an_unknown_tag(tmp_path, capsys, monkeypatch):
+    db = _damaged_db(tmp_path)
+    monkeypatch.setenv("CLANK_CONFIG", "")
+
+    def reader(spec, on_scan, **kwargs):
+        for uid in ("AA01", "01020304"):
+            on_scan(Scan(uid=uid, reader="fake", at=0.0))
+        return 0
+
+    monkeypatch.setattr("companion.cli._run_reader", reader)
+    capsys.readouterr()
+    assert main(["scan", "--reader", "fake", "--db", db]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "AA01  unknown tag",
+        "01020304  card Kobold (Clank!)",
+    ]

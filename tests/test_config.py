@@ -26,7 +26,7 @@ database = "/var/lib/clank-companion/games.db"
 
 
 def test_defaults_run_the_simulated_table(monkeypatch, tmp_path):
-    monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "absent.toml"))
+    monkeypatch.delenv("CLANK_CONFIG", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     monkeypatch.setattr("companion.config.SYSTEM_FILE", tmp_path / "etc.toml")
     monkeypatch.setenv("CLANK_DB", str(tmp_path / "g.db"))
@@ -99,7 +99,9 @@ def test_a_file_that_is_not_utf8_is_refused_with_its_name(tmp_path):
 def test_a_command_survives_a_config_file_that_is_not_utf8(tmp_path, monkeypatch, capsys):
     """Every command read the configuration for its language and died of it."""
     from companion.cli import main
+    from companion.store import GameStore
 
+    GameStore(tmp_path / "games.db").close()
     path = tmp_path / "config.toml"
     path.write_bytes(b'[app]\nlanguage = "\xff"\n')
     monkeypatch.setenv("CLANK_CONFIG", str(path))
@@ -188,3 +190,89 @@ def test_fuzz_files_give_a_config_or_a_one_line_config_error(tmp_path, data):
     path = tmp_path / "fuzz.toml"
     path.write_bytes(data)
     _one_config_or_a_one_line_error(lambda: load_config(path))
+
+
+# ------------------------------------------------------------------ CLANK_CONFIG, a BOM
+def test_clank_config_naming_a_missing_file_is_an_error(monkeypatch, tmp_path):
+    missing = tmp_path / "absent.toml"
+    monkeypatch.setenv("CLANK_CONFIG", str(missing))
+    with pytest.raises(ConfigError) as caught:
+        load_config()
+    assert str(caught.value) == f"CLANK_CONFIG names {missing}, which does not exist"
+
+
+def test_clank_config_naming_a_folder_is_an_error(monkeypatch, tmp_path):
+    monkeypatch.setenv("CLANK_CONFIG", str(tmp_path))
+    with pytest.raises(ConfigError, match=r"^CLANK_CONFIG names .*, which is a folder"):
+        load_config()
+
+
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_a_blank_clank_config_is_no_file(monkeypatch, tmp_path, blank):
+    monkeypatch.setenv("CLANK_CONFIG", blank)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr("companion.config.SYSTEM_FILE", tmp_path / "etc.toml")
+    assert load_config() == Config()
+
+
+def test_a_command_says_when_clank_config_names_nothing(monkeypatch, tmp_path, capsys):
+    from companion.cli import main
+
+    monkeypatch.setattr("companion.cli._run_reader", lambda *a, **k: 0)  # never waits
+    monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "absent.toml"))
+    assert main(["scan", "--db", str(tmp_path / "games.db")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"CLANK_CONFIG names {tmp_path / 'absent.toml'}, which does not exist\n"
+
+
+def test_a_file_saved_with_a_bom_is_read(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'\xef\xbb\xbf[app]\nlanguage = "es"\n')
+    assert load_config(path).app.language == "es"
+
+
+# ------------------------------------------------------------------ the database
+@pytest.fixture
+def no_files(monkeypatch, tmp_path):
+    """No configuration file and no $CLANK_DB; the data folder under tmp_path."""
+    monkeypatch.delenv("CLANK_CONFIG", raising=False)
+    monkeypatch.delenv("CLANK_DB", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr("companion.config.SYSTEM_FILE", tmp_path / "etc.toml")
+    return tmp_path
+
+
+def test_clank_db_with_a_tilde_means_the_home_folder(no_files, monkeypatch):
+    from companion.cli import default_db
+
+    monkeypatch.setenv("HOME", str(no_files / "home"))
+    monkeypatch.setenv("CLANK_DB", "~/x.db")
+    assert default_db() == no_files / "home" / "x.db"
+    assert Config().database == no_files / "home" / "x.db"
+
+
+@pytest.mark.parametrize("blank", ["", " ", "\t\n"])
+def test_a_blank_clank_db_is_ignored(no_files, monkeypatch, blank):
+    from companion.cli import default_db
+
+    monkeypatch.setenv("CLANK_DB", blank)
+    expected = no_files / "data" / "clank-companion" / "games.db"
+    assert default_db() == expected and Config().database == expected
+
+
+def test_clank_db_then_the_configuration_then_the_data_folder(no_files, monkeypatch):
+    from companion.cli import default_db
+
+    config = no_files / "config" / "clank-companion" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[app]\ndatabase = "~/table.db"\n', encoding="utf-8")
+    monkeypatch.setenv("HOME", str(no_files / "home"))
+    assert default_db() == no_files / "home" / "table.db"
+    assert load_config().database == no_files / "home" / "table.db"
+    monkeypatch.setenv("CLANK_DB", str(no_files / "override.db"))  # an explicit override
+    assert default_db() == no_files / "override.db"
+    assert load_config().database == no_files / "override.db"
+    monkeypatch.delenv("CLANK_DB")
+    config.write_text('[app]\ndatabase = ""\n', encoding="utf-8")
+    assert default_db() == no_files / "data" / "clank-companion" / "games.db"

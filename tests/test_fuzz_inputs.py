@@ -5,6 +5,7 @@ one-line message; never another exception, and a refused tag import changes noth
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from typing import Any
@@ -360,3 +361,56 @@ def test_a_tag_set_saved_with_a_bom_is_read(registry, end):
     assert registry.import_csv(text) == 1
     assert registry.lookup("05060708").name == "Ruby"
     assert registry.import_csv(text.replace("05060708", "0A0B0C0E").encode("utf-8")) == 1
+
+
+# ---------------------------------------------------------------- sizes
+@given(st.integers(min_value=1001, max_value=5000), st.booleans())
+@FUZZ
+def test_a_client_seed_over_1000_characters_is_refused_by_the_script_reader(length, seed_line):
+    """At the reader, naming the line: the rules never see it, the table never starts."""
+    long_seed = "c" * length
+    if seed_line:
+        lines = [
+            (1, json.dumps({"new": NEW})),
+            (2, json.dumps({"do": "seed", "client_seed": long_seed})),
+        ]
+    else:
+        lines = [(1, json.dumps({"new": {**NEW, "client_seed": long_seed}}))]
+    with pytest.raises(ScriptError) as caught:
+        replay(iter(lines))
+    refused_in_one_line(caught.value)
+    assert caught.value.line == len(lines)
+    assert caught.value.reason == (
+        f'"client_seed" is {length} characters long: at most 1000 are allowed'
+    )
+    if seed_line:  # and with keep-going, the game goes on without it
+        result = replay(iter(lines), keep_going=True)
+        assert [e["line"] for e in result.errors] == [2] and result.actions == 0
+
+
+@pytest.mark.parametrize("kind", [bytes, str])
+def test_a_line_over_1_mib_is_refused_and_one_of_1_mib_is_read(kind):
+    limit = 1024 * 1024
+    fits, too_long = "#" + "x" * (limit - 1), "#" + "x" * limit
+    raw = [fits, "{}\n", too_long, "{}"]
+    lines = [line.encode() if kind is bytes else line for line in raw]
+    read = numbered(lines)
+    assert next(read) == (2, "{}")
+    with pytest.raises(ScriptError) as caught:
+        next(read)
+    refused_in_one_line(caught.value)
+    assert (
+        caught.value.line == 3
+        and caught.value.reason == "longer than 1 MiB: not a table-script line"
+    )
+
+
+def test_standard_input_is_read_a_line_at_a_time_and_never_beyond_the_limit():
+    from companion.script import MAX_LINE, stream_lines
+
+    stream = io.BytesIO(b'{"do": "ghost"}\n' + b"x" * (3 * MAX_LINE))
+    read = numbered(stream_lines(stream))
+    assert next(read) == (1, '{"do": "ghost"}')
+    with pytest.raises(ScriptError, match="^line 2: longer than 1 MiB"):
+        next(read)
+    assert stream.tell() == 16 + MAX_LINE + 1  # what was read of the endless line

@@ -4,9 +4,12 @@ what is wrong and where, exit status 2, no traceback, and nothing written (no fi
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -272,3 +275,452 @@ def test_a_hostile_tag_set_imports_nothing(table, data, reason):
     refused(code, out, err, f"{shared}: {reason}")
     assert err.rstrip().endswith("; nothing was imported")
     assert written(table) == before
+
+
+# ---------------------------------------------------------------- export targets
+EXPORTS = [["audit", "export", "--game", "1"], ["tags", "export"]]
+
+
+def _special(table: Path, kind: str) -> Path:
+    """A target an export must not replace, made in the test's own folder."""
+    if kind == "fifo":
+        path = table / "pipe"
+        os.mkfifo(path)
+    elif kind == "symlink":
+        (table / "elsewhere.txt").write_text("keep me\n", encoding="utf-8")
+        path = table / "link.txt"
+        path.symlink_to(table / "elsewhere.txt")
+    elif kind == "hardlink":
+        path = table / "same-as-db"
+        os.link(table / "games.db", path)
+    else:  # the database or one of its files: made if SQLite has not made it yet
+        path = table / kind
+        if not path.exists():
+            path.write_bytes(b"")
+    return path
+
+
+def _fingerprint(path: Path) -> tuple[int, bytes]:
+    """What a file is and holds (a link: where it points; a FIFO: nothing, unopened)."""
+    mode = os.lstat(path).st_mode
+    if stat.S_ISLNK(mode):
+        return mode, os.fsencode(os.readlink(path))
+    return mode, path.read_bytes() if stat.S_ISREG(mode) else b""
+
+
+@pytest.mark.parametrize("command", EXPORTS)
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        ("games.db", "it is the game database or one of its files"),
+        ("games.db.key", "it is the game database or one of its files"),
+        ("games.db-wal", "it is the game database or one of its files"),
+        ("games.db-shm", "it is the game database or one of its files"),
+        ("games.db.lock", "it is the game database or one of its files"),
+        ("hardlink", "it is the game database or one of its files"),
+        ("symlink", "it is not a regular file"),
+        ("fifo", "it is not a regular file"),
+    ],
+)
+def test_an_export_never_replaces_the_database_its_files_or_a_special_file(
+    table, capsys, command, kind, reason
+):
+    target = _special(table, kind)
+    before_target = _fingerprint(target)
+    before = written(table)
+    capsys.readouterr()
+    code = main([*command, "--db", str(table / "games.db"), "-o", str(target)])
+    out, err = capsys.readouterr()
+    refused(code, out, err, f"cannot write {target}: {reason}")
+    if kind.endswith(("-wal", "-shm")):  # SQLite's own: it may tidy them away on closing
+        assert not target.exists() or b"uid,kind" not in target.read_bytes()
+    else:
+        assert _fingerprint(target) == before_target
+    assert written(table) == before
+    assert not list(table.glob(".export-*"))
+
+
+@pytest.mark.parametrize("command", EXPORTS)
+@pytest.mark.parametrize("length", [250, 255])
+def test_an_export_to_a_long_name_is_written_through_a_short_temporary_file(
+    table, capsys, command, length
+):
+    """The temporary file is named .export-PID.part, so any name the folder takes works
+    (255 bytes: the longest a Linux file system names)."""
+    target = table / ("x" * length)
+    capsys.readouterr()
+    assert main([*command, "--db", str(table / "games.db"), "-o", str(target)]) == 0
+    assert target.read_text(encoding="utf-8")
+    assert not list(table.glob(".export-*"))
+
+
+@pytest.mark.parametrize("command", EXPORTS)
+def test_an_export_to_a_name_too_long_is_one_line(table, capsys, command):
+    target = table / ("x" * 300)
+    before = written(table)
+    capsys.readouterr()
+    code = main([*command, "--db", str(table / "games.db"), "-o", str(target)])
+    out, err = capsys.readouterr()
+    refused(code, out, err, f"cannot write {target}: File name too long")
+    assert written(table) == before
+
+
+# ---------------------------------------------------------------- reading creates nothing
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["games"],
+        ["audit", "verify"],
+        ["audit", "export", "--game", "1"],
+        ["audit", "export", "--game", "1", "-o", "{dir}/out.jsonl"],
+        ["tags", "list"],
+        ["tags", "export"],
+        ["tags", "export", "-o", "{dir}/out.csv"],
+        ["resume", "--game", "1"],
+        ["abandon", "--game", "1"],
+    ],
+)
+def test_a_command_on_a_missing_database_refuses_and_creates_nothing(tmp_path, capsys, command):
+    db = tmp_path / "missing" / "games.db"
+    code = main([a.format(dir=tmp_path) for a in command] + ["--db", str(db)])
+    out, err = capsys.readouterr()
+    refused(code, out, err, f"no game database at {db}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_scan_on_a_missing_database_creates_none(tmp_path, capsys, monkeypatch):
+    """Checking a reader's wiring needs no database: every tag is unknown, none is made."""
+    monkeypatch.setattr("companion.cli._run_reader", lambda *a, **k: 0)
+    monkeypatch.setenv("CLANK_CONFIG", "")
+    db = tmp_path / "games.db"
+    assert main(["scan", "--reader", "fake", "--db", str(db)]) == 0
+    assert f"no game database at {db}" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_audit_verify_of_a_game_that_is_not_there(table, capsys):
+    capsys.readouterr()
+    code = main(["audit", "verify", "--db", str(table / "games.db"), "--game", "42"])
+    out, err = capsys.readouterr()
+    refused(code, out, err, f"no game 42 in {table / 'games.db'}")
+    assert "FAILED" not in out
+
+
+# ---------------------------------------------------------------- standard output
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["replay", "-v", "{dir}/game.jsonl"],
+        ["replay", "--json", "{dir}/game.jsonl"],
+        ["audit", "export", "--game", "1", "--db", "{dir}/games.db"],
+        ["tags", "export", "--db", "{dir}/games.db"],
+        ["games", "--db", "{dir}/games.db"],
+    ],
+)
+def test_a_closed_pipe_ends_the_command_quietly(table, command):
+    """`... | head -1`: the reader went away; no traceback, the shell's 141."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # closed before the first write: every write meets a broken pipe
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"}
+    env.pop("CLANK_DB", None)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "companion.cli", *(a.format(dir=table) for a in command)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    err = done.stderr.decode("utf-8", "backslashreplace")
+    assert done.returncode == 141, err
+    assert err == "" or "Traceback" not in err and "recorded as" not in err, err
+
+
+def test_the_demo_stopped_by_a_closed_pipe_is_abandoned(tmp_path):
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    db = tmp_path / "demo.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8", "CLANK_DB": str(db)}
+    env.pop("PYTHONUNBUFFERED", None)  # the first write is the first action's flush
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "companion.cli", "demo"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 141 and b"Traceback" not in done.stderr, done.stderr
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("SELECT status FROM games").fetchall() == [("abandoned",)]
+    finally:
+        conn.close()
+
+
+class FullDisk:
+    """Standard output on a full disk."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["games", "--db", "{dir}/games.db"],
+        ["tags", "export", "--db", "{dir}/games.db"],
+        ["audit", "export", "--game", "1", "--db", "{dir}/games.db"],
+        ["replay", "{dir}/game.jsonl"],
+    ],
+)
+def test_standard_output_on_a_full_disk_is_one_line(table, capsys, monkeypatch, command):
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdout", FullDisk())
+    code = main([a.format(dir=table) for a in command])
+    err = capsys.readouterr().err
+    refused(code, "", err, "cannot write to standard output: No space left on device")
+
+
+def _interrupted(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C came out of main() as a traceback")
+
+
+def test_ctrl_c_in_any_command_says_interrupted(table, capsys, monkeypatch):
+    def ctrl_c(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("companion.cli.cmd_games", ctrl_c)
+    capsys.readouterr()
+    assert _interrupted(["games", "--db", str(table / "games.db")]) == 130
+    out, err = capsys.readouterr()
+    assert err == "interrupted\n" and out == ""
+
+
+def test_ctrl_c_during_the_demo_abandons_its_game(tmp_path, capsys, monkeypatch):
+    """The half-played demo must not stay "playing" and become resume's default."""
+    db = tmp_path / "demo.db"
+    sleeps = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        if len(sleeps) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("companion.cli.time.sleep", sleep)
+    assert _interrupted(["demo", "--delay", "0.01", "--db", str(db)]) == 130
+    assert capsys.readouterr().err.endswith("interrupted\n")
+    assert main(["games", "--db", str(db), "--json"]) == 0
+    (game,) = json.loads(capsys.readouterr().out)
+    assert game["status"] == "abandoned" and game["actions"] == 3
+    assert main(["resume", "--db", str(db)]) == 2
+    assert "no unfinished game" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- --delay
+@pytest.mark.parametrize("value", ["-1", "-0.5", "nan", "inf", "-inf", "1e400", "11", "soon"])
+@pytest.mark.parametrize("command", [["demo"], ["replay", "-v", "{dir}/game.jsonl"]])
+def test_a_delay_that_is_not_0_to_10_seconds_is_refused(table, capsys, monkeypatch, command, value):
+    monkeypatch.setattr("companion.cli.time.sleep", lambda seconds: None)  # never waits
+    before = written(table)
+    argv = [a.format(dir=table) for a in command] + [f"--delay={value}"]
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--db", str(table / "other.db")])
+    assert stopped.value.code == 2
+    assert "argument --delay: expected seconds from 0 to 10" in capsys.readouterr().err
+    assert written(table) == before
+
+
+@pytest.mark.parametrize("value", ["0", "0.0", "10"])
+def test_a_delay_from_0_to_10_seconds_is_taken(table, capsys, monkeypatch, value):
+    waited = []
+    monkeypatch.setattr("companion.cli.time.sleep", waited.append)
+    assert main(["replay", "-v", str(table / "game.jsonl"), f"--delay={value}"]) == 0
+    assert waited == ([float(value)] if float(value) else [])
+
+
+# ---------------------------------------------------------------- huge inputs
+MIB = 1024 * 1024
+
+
+def _big_script(path: Path, size: int, first: str = NEW_LINE) -> Path:
+    """A script of ``size`` bytes: a first line, then comments (harmless but many)."""
+    comment = b"# " + b"." * 1000 + b"\n"
+    with path.open("wb") as f:
+        f.write(first.encode() + b"\n")
+        left = size - len(first) - 1
+        f.write(comment * (left // len(comment)))
+        f.write(b"#" * (left % len(comment)))
+    assert path.stat().st_size == size
+    return path
+
+
+def test_a_script_larger_than_16_mib_is_refused_unread(tmp_path, capsys):
+    script = _big_script(tmp_path / "big.jsonl", 16 * MIB + 1)
+    code = main(["replay", str(script), "--db", str(tmp_path / "games.db")])
+    out, err = capsys.readouterr()
+    refused(code, out, err, f"{script} is larger than 16 MiB")
+    assert not (tmp_path / "games.db").exists()
+
+
+def test_a_script_of_16_mib_is_read(tmp_path, capsys):
+    script = _big_script(tmp_path / "big.jsonl", 16 * MIB)
+    assert main(["replay", str(script), "--json"]) == 0
+
+
+def test_more_actions_larger_than_16_mib_are_refused(table, capsys):
+    actions = _big_script(table / "more.jsonl", 16 * MIB + 1, first=CLANK)
+    before = written(table)
+    capsys.readouterr()
+    code = main(["resume", "--db", str(table / "games.db"), "--actions", str(actions)])
+    out, err = capsys.readouterr()
+    refused(code, out, err, f"{actions} is larger than 16 MiB")
+    assert written(table) == before
+
+
+@pytest.mark.parametrize("comment", [True, False])
+def test_a_line_over_1_mib_is_refused(tmp_path, capsys, comment):
+    line = "#" + "x" * MIB if comment else '{"do": "clank", "x": "' + "x" * MIB + '"}'
+    script = tmp_path / "long.jsonl"
+    script.write_text(f"{NEW_LINE}\n{line}\n{CLANK}\n", encoding="utf-8")
+    code = main(["replay", str(script)])
+    out, err = capsys.readouterr()
+    refused(code, out, err, "line 2: longer than 1 MiB")
+
+
+def test_a_line_over_1_mib_on_standard_input_is_refused_unread(table, capsys, monkeypatch):
+    class Endless(io.RawIOBase):
+        """Standard input that never ends a line (as /dev/zero): read as asked, no more."""
+
+        read_so_far = 0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:
+            self.read_so_far += len(buffer)
+            assert self.read_so_far < 4 * MIB, "read far beyond the line limit"
+            buffer[:] = b"x" * len(buffer)
+            return len(buffer)
+
+    stdin = io.TextIOWrapper(io.BufferedReader(Endless()), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", stdin)
+    before = written(table)
+    capsys.readouterr()
+    code = main(["resume", "--db", str(table / "games.db"), "--actions", "-"])
+    out, err = capsys.readouterr()
+    refused(code, out, err, "line 1: longer than 1 MiB")
+    assert written(table) == before
+
+
+def test_a_tag_set_larger_than_16_mib_is_refused_unread(table, capsys):
+    shared = table / "big.csv"
+    with shared.open("wb") as f:
+        f.write(TAGS.encode())
+        f.write(b"05060708,card,clank,Ruby\n" * (16 * MIB // 25 + 1))
+    before = written(table)
+    capsys.readouterr()
+    code = main(["tags", "import", str(shared), "--db", str(table / "games.db")])
+    out, err = capsys.readouterr()
+    refused(code, out, err, f"{shared} is larger than 16 MiB")
+    assert written(table) == before
+
+
+def test_a_tag_set_line_over_1_mib_is_refused(table, capsys):
+    shared = table / "long.csv"
+    shared.write_text(TAGS + "05060708,card,clank,Ruby" + "," * MIB + "\n", encoding="utf-8")
+    before = written(table)
+    capsys.readouterr()
+    code = main(["tags", "import", str(shared), "--db", str(table / "games.db")])
+    out, err = capsys.readouterr()
+    refused(code, out, err, f"{shared}: line 3: longer than 1 MiB")
+    assert written(table) == before
+
+
+@pytest.mark.parametrize(
+    ("uid", "reason"),
+    [
+        ("0" * 34, "line 2: a tag UID of 34 hexadecimal digits; a tag has at most 32"),
+        ("0" * 200, "line 2: a tag UID of 200 hexadecimal digits; a tag has at most 32"),
+    ],
+)
+def test_a_tag_uid_longer_than_32_digits_is_refused(table, capsys, uid, reason):
+    shared = table / "long-uid.csv"
+    shared.write_text(f"uid,kind,edition,name\n{uid},card,clank,Ruby\n", encoding="utf-8")
+    before = written(table)
+    capsys.readouterr()
+    code = main(["tags", "import", str(shared), "--db", str(table / "games.db")])
+    out, err = capsys.readouterr()
+    refused(code, out, err, f"{shared}: {reason}")
+    assert written(table) == before
+
+
+@pytest.mark.parametrize("start", ["0", "-3", "1000", "10000000"])
+def test_enroll_refuses_a_start_beyond_the_components_at_once(tmp_path, capsys, monkeypatch, start):
+    monkeypatch.setattr("companion.cli._run_reader", lambda *a, **k: 0)
+    monkeypatch.setenv("CLANK_CONFIG", "")
+    db = tmp_path / "games.db"
+    argv = ["tags", "enroll", "--edition", "clank", "--kind", "special", "--db", str(db)]
+    code = main([*argv, f"--start={start}"])
+    out, err = capsys.readouterr()
+    refused(code, out, err, "--start must be from 1 to 7 (the components to enroll)")
+    assert not db.exists()
+
+
+def test_enroll_starts_at_the_position_asked_for(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("companion.cli._run_reader", lambda *a, **k: 0)
+    monkeypatch.setenv("CLANK_CONFIG", "")
+    db = tmp_path / "games.db"
+    argv = ["tags", "enroll", "--edition", "clank", "--kind", "special", "--db", str(db)]
+    assert main([*argv, "--start", "7"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("7 of 7: scan ") and "continue with --start 7" in err
+
+
+LONG_SEED = "s" * 1001
+
+
+@pytest.mark.parametrize(
+    ("lines", "reason"),
+    [
+        (
+            [json.dumps({"new": {**NEW["new"], "client_seed": LONG_SEED}})],
+            'line 1: "client_seed" is 1001 characters long: at most 1000 are allowed',
+        ),
+        (
+            [NEW_LINE, json.dumps({"do": "seed", "client_seed": LONG_SEED})],
+            'line 2: "client_seed" is 1001 characters long: at most 1000 are allowed',
+        ),
+    ],
+)
+def test_a_client_seed_over_1000_characters_is_refused(tmp_path, capsys, lines, reason):
+    script = tmp_path / "game.jsonl"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code = main(["replay", str(script), "--db", str(tmp_path / "games.db")])
+    out, err = capsys.readouterr()
+    refused(code, out, err, reason)
+    if len(lines) == 1:
+        assert not (tmp_path / "games.db").exists()
+
+
+def test_a_client_seed_of_1000_characters_is_taken(tmp_path, capsys):
+    script = tmp_path / "game.jsonl"
+    new = {"new": {**NEW["new"], "client_seed": "s" * 1000}}
+    seed = json.dumps({"do": "seed", "client_seed": "t" * 1000})
+    script.write_text(f"{json.dumps(new)}\n{seed}\n", encoding="utf-8")
+    assert main(["replay", str(script), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["client_seed"] == "t" * 1000

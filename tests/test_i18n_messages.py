@@ -238,6 +238,7 @@ def test_the_command_line_speaks_the_system_language(tmp_path, capsys, monkeypat
     assert state["errors"] == [{"line": 2, "reason": "escape: red carries no artifact"}]
 
     db = tmp_path / "games.db"
+    GameStore(db).close()  # `games` only reads: it creates no database
     code, out, err = cli(capsys, monkeypatch, "es", "games", "--db", str(db))
     assert code == 0 and str(db) in out and "no games" not in out
 
@@ -246,6 +247,7 @@ def test_the_configured_language_wins_over_the_system(tmp_path, capsys, monkeypa
     config = tmp_path / "config.toml"
     config.write_text('[app]\nlanguage = "ru"\n')
     monkeypatch.setenv("CLANK_CONFIG", str(config))
+    GameStore(tmp_path / "g.db").close()
     code, out, err = cli(capsys, monkeypatch, "es", "games", "--db", str(tmp_path / "g.db"))
     assert code == 0 and CYRILLIC.search(out)
     with pytest.raises(SystemExit):

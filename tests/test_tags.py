@@ -111,3 +111,72 @@ def test_import_does_not_silently_rebind(registry):
         registry.import_csv(rows)
     assert registry.import_csv(rows, rebind=True) == 1
     assert registry.lookup("01020304").name == "Emerald"
+
+
+# Rows a tags table edited by hand can hold, which the companion never writes.
+DAMAGED = [
+    ("AA01", "weird", "clank", "Kobold"),  # an unknown kind
+    ("AA02", "card", "nowhere", "Kobold"),  # an unknown edition
+    ("AA03", "card", "clank", b"\x07"),  # a name that is not text (a blob)
+    (b"\xaa\x04", "card", "clank", "Kobold"),  # a uid that is not text
+    (None, "card", "clank", "Kobold"),  # no uid at all (SQLite lets a TEXT key be NULL)
+]
+SHOWN = ["AA01", "AA02", "AA03", "x'AA04'", "None"]
+
+
+def _damage(registry) -> None:
+    registry.bind("0102", resolve("card", "clank", "kobold"))
+    for uid, kind, edition, name in DAMAGED:
+        registry.db.execute(
+            "INSERT INTO tags (uid, kind, edition, name, enrolled_at) VALUES (?, ?, ?, ?, '')",
+            [uid, kind, edition, name],
+        )
+
+
+def test_damaged_rows_are_skipped_and_named(registry):
+    _damage(registry)
+    skipped: list[str] = []
+    bindings = registry.bindings(skipped=skipped.append)
+    assert [b.uid for b in bindings] == ["0102"]
+    assert sorted(skipped) == sorted(SHOWN)
+    assert [b.uid for b in registry.bindings("clank")] == ["0102"]  # silently, if not asked
+    out = io.StringIO()
+    assert registry.export_csv(out) == 1
+    assert out.getvalue().splitlines() == ["uid,kind,edition,name", "0102,card,clank,Kobold"]
+
+
+@pytest.mark.parametrize("uid", ["AA01", "AA02", "AA03"])
+def test_a_damaged_row_is_an_unknown_tag(registry, uid):
+    _damage(registry)
+    assert registry.lookup(uid) is None
+    kobold = resolve("card", "clank", "kobold")
+    registry.bind(uid, kobold)  # enrolling the tag again mends its row
+    assert registry.lookup(uid) == kobold
+
+
+@pytest.mark.parametrize("digits", [34, 64, 1000])
+def test_an_import_refuses_a_uid_longer_than_32_digits(registry, digits):
+    text = f"uid,kind,edition,name\n{'A' * digits},card,clank,Kobold\n"
+    with pytest.raises(TagError, match=rf"^line 2: a tag UID of {digits} hexadecimal digits"):
+        registry.import_csv(text)
+    assert registry.bindings() == []
+
+
+def test_an_import_takes_a_uid_of_32_digits(registry):
+    assert registry.import_csv(f"uid,kind,edition,name\n{'ab' * 16},card,clank,Kobold\n") == 1
+    assert registry.lookup("AB" * 16) == Component("card", "clank", "Kobold")
+
+
+def test_an_import_refuses_a_line_over_1_mib(registry):
+    text = "uid,kind,edition,name\n0102,card,clank,Kobold\n0304,card,clank," + "x" * 2**20 + "\n"
+    with pytest.raises(TagError, match=r"^line 3: longer than 1 MiB"):
+        registry.import_csv(text)
+    assert registry.bindings() == []
+
+
+def test_bulk_enrollment_skips_many_at_once(registry):
+    walk = BulkEnrollment(registry, components("clank", ["special"]))
+    walk.skip(3)
+    assert walk.position == 3
+    walk.skip(10**12)  # no further than the end, and no loop
+    assert walk.done and walk.position == len(walk.targets)

@@ -115,25 +115,32 @@ def test_set_up_and_fairness_then_clank_undo_and_a_refill(ui):
     ui.tap("End turn (red)")
     assert ui.snapshot["refill"] == []
     drawer(ui, "Bracers of Agility")
-    ui.tap("No tag:\nno dragon")
+    ui.tap("No tag")
+    ui.tap("No tag: no dragon")
     assert ui.snapshot["refill"] == ["Bracers of Agility", "Untagged card"]
     shot(ui, "04-refill")
     ui.tap("Undo")  # the last revealed card, taken back
     assert ui.snapshot["refill"] == ["Bracers of Agility"]
-    ui.tap("1 card revealed: tap when the row is full")
+    ui.tap(ui.app.screens.get_screen("table").end_turn_text)  # the refill ends here
     snap = ui.snapshot
     assert snap["turn"]["active"] == "blue" and snap["refill"] is None
     assert snap["row"] == ["Tattle", "Search", "Bracers of Agility"]
 
 
+def wait_attack(ui: Harness) -> None:
+    view = ui.app.attack_view
+    for _ in range(200):
+        if view.finished:
+            break
+        ui.frames(1, seconds=0.05)
+    assert view.finished and view.ids.dismiss.text == "Continue"
+
+
 def dismiss_attack(ui: Harness) -> None:
     view = ui.app.attack_view
     assert not view.finished  # the cubes come one by one; the dismiss waits
-    for _ in range(100):
-        ui.frames(1, seconds=0.05)
-        if view.finished:
-            break
-    assert view.finished
+    assert view.ids.dismiss.disabled
+    wait_attack(ui)
     ui.tap(view.ids.dismiss)
     ui.frames(2, seconds=0.3)  # the view fades out
     assert view.get_parent_window() is None
@@ -146,11 +153,12 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     for _ in range(12):
         ui.tap(blue_plus)
     ui.tap("End turn (red)")
-    ui.tap("No tag:\ndragon")  # the dragon-symbol card without a tag
-    ui.tap("1 card revealed: tap when the row is full")
+    ui.tap("No tag")
+    ui.tap("No tag: dragon")  # the dragon-symbol card without a tag
+    ui.tap(ui.app.screens.get_screen("table").end_turn_text)  # the refill ends here
     view = ui.app.attack_view
     assert view.title.startswith("The dragon attacks!")
-    assert str(ui.snapshot["draws"][0]["nonce"]) in view.bag_text
+    assert view.nonce_text == f"draw #{ui.snapshot['draws'][0]['nonce']}"
     shot(ui, "05-attack")
     dismiss_attack(ui)
     attacks = 1
@@ -167,14 +175,20 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
         ui.tap(panel_button(ui, "blue", "+1"))
         ui.tap("Menu")
         ui.tap("Dragon attack (card effect)")
+        ui.tap("Yes, the dragon attacks")  # a card's attack is confirmed first
         attacks += 1
         knocked = ui.snapshot["players"]["blue"]["status"] == "knocked_out"
+        view = ui.app.attack_view
+        assert not view.finished and view.ids.dismiss.disabled
         if knocked:
-            view = ui.app.attack_view
+            wait_attack(ui)  # the verdict comes with the last cube
             assert "knocked out" in view.outcome
             shot(ui, "07-knock-out")
-        dismiss_attack(ui)
-    assert ui.app.attack_view.ids.dismiss.text.startswith("Read: blue knocked out")
+            ui.tap(view.ids.dismiss)
+            ui.frames(2, seconds=0.3)
+        else:
+            dismiss_attack(ui)
+    assert ui.app.attack_view.ids.dismiss.text == "Continue"
     snap = ui.snapshot
     assert snap["game_over"] and len(snap["draws"]) == attacks
     assert ui.app.screens.current == "scoring"
@@ -185,16 +199,18 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     assert scoring.player == "red" and "Cards: " in scoring.parts_text
     ui.tap("Treasure Hunter")  # tapped in the deck list: taken out again
     assert sorted(ui.app.controller.deck("red")) == ["Burgle", "Burgle", "Dragon's Eye"]
-    ui.tap("B · Blue")
+    ui.tap("B · Blue...")
     drawer(ui, "Stumble")
     assert ui.app.controller.deck("blue") == ["Stumble"]
-    ui.tap("R · Red")
+    ui.tap("R · Red...")
     snap = ui.snapshot
     red = snap["players"]["red"]["score_detail"]
     assert red["parts"]["artifacts"] == 20 and red["parts"]["tokens"] >= 20
     assert snap["ranking"][0]["player"] == "red"
     assert scoring.ranking_text.startswith(f"1. Red: {red['total']} VP")
-    assert snap["server_seed"] and snap["server_seed"] in scoring.seed_text
+    assert scoring.winner_text == f"Red wins — {red['total']}"
+    seed_shown = scoring.seed_text.replace(" ", "").replace("\n", "")
+    assert snap["server_seed"] and seed_shown == snap["server_seed"]
     assert snap["server_seed"] in scoring.qr_data
     shot(ui, "08-scoring")
     ui.tap("Audit")
@@ -206,6 +222,8 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     ui.tap("Back")
     assert ui.app.screens.current == "scoring"
     ui.tap("Close game")
+    shot(ui, "08-scoring-close")
+    ui.tap("Yes, close the game")
     assert ui.app.screens.current == "newgame"
 
 
@@ -215,14 +233,14 @@ def test_a_refill_from_the_scan_drawer_brings_the_dragon(ui):
     ui.tap(panel_button(ui, "red", "+1"))
     ui.tap("End turn (red)")
     drawer(ui, "Orc Grunt")
-    ui.tap("1 card revealed: tap when the row is full")
+    ui.tap(ui.app.screens.get_screen("table").end_turn_text)  # the refill ends here
     view = ui.app.attack_view
     drawn = ui.snapshot["draws"][-1]["drawn"]
     assert len(drawn) == ui.snapshot["draws"][-1]["count"] >= 2
     assert view is not None and view.title == f"The dragon attacks! ({len(drawn)} cubes)"
     assert "Orc Grunt" in [c.card for c in ui.app.screens.get_screen("table").ids.row.children]
-    ui.frames(5, seconds=2.0)
-    assert view.finished and len(view.ids.cubes.children) == len(drawn)
+    ui.frames(5, seconds=0.65 * len(drawn) + 0.5)
+    assert view.finished and [c.kind for c in reversed(view.ids.cubes.children)] == drawn
 
 
 def test_the_app_resumes_the_same_table_after_a_restart(tmp_path):
@@ -312,11 +330,12 @@ def test_settings_open_only_with_the_admin_pin(ui, tmp_path, monkeypatch):
     assert ui.app.screens.current == "settings"
     settings = ui.app.screens.get_screen("settings")
     shot(ui, "14-settings")
-    settings.ids.reader.text = "rdm6300:/dev/serial0"
-    ui.tap("Save reader")
+    ui.tap("Change")  # the reader, picked from a list
+    shot(ui, "14-settings-reader")
+    ui.tap("RDM6300 on /dev/serial0")
     assert 'spec = "rdm6300:/dev/serial0"' in (tmp_path / "config.toml").read_text()
-    settings.ids.reader.text = "nonsense-reader"
-    ui.tap("Save reader")
+    assert settings.reader_text == "RDM6300 on /dev/serial0"
+    settings.set_reader("nonsense-reader")
     assert "rdm6300" in (tmp_path / "config.toml").read_text()  # refused, nothing lost
     assert "unknown reader" in settings.message
     ui.tap("Back")
@@ -428,7 +447,7 @@ def test_a_game_whose_seal_key_is_lost_is_shown_and_can_be_abandoned(tmp_path):
         shot(ui, "15-unresumable-game")
         ui.tap("Abandon game 1")
         shot(ui, "16-unresumable-confirm")
-        ui.tap("Close")  # not yet: nothing happens
+        ui.tap("Cancel")  # not yet: nothing happens
         assert ui.store.game_row(1)["status"] == "playing" and newgame.problem
         ui.tap("Abandon game 1")
         ui.tap("Yes, abandon game 1")
@@ -476,12 +495,16 @@ def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(
     assert len(head) == 64
     scoring = ui.app.screens.get_screen("scoring")
     groups = [head[i : i + 8] for i in range(0, 64, 8)]
-    assert scoring.head_text == " ".join(groups[:4]) + "\n" + " ".join(groups[4:])
+    assert scoring.head_text == "\n".join(" ".join(groups[i : i + 2]) for i in (0, 2, 4, 6))
+    ui.tap(scoring.ids.qr)  # the proof, full screen
     _hex_label(ui, scoring.head_text)
     ui.find("Photograph this: it proves the game was not rewritten later")
+    shot(ui, "08-scoring-proof")
+    ui.tap("Close")
     ui.tap("Audit")
     audit = ui.app.screens.get_screen("audit")
-    assert audit.head_text == scoring.head_text and commitment in audit.game_text
+    assert audit.head_text == " ".join(groups[:4]) + "\n" + " ".join(groups[4:])
+    assert commitment in audit.game_text
     _hex_label(ui, audit.head_text)
     assert ui.find(audit.head_note).text.startswith("Chain head. Photograph this")
     assert "…" not in audit.game_text + audit.head_text
@@ -526,7 +549,9 @@ def test_a_power_cut_mid_game_comes_back_to_the_same_screen(tmp_path):
         assert snap["clank_area"] == {"red": 7, "blue": 4, "ghost": 0}
         assert snap["players"]["red"]["gold"] == 3
         assert snap["refill"] == ["Untagged card"]
-        assert ui.app.screens.get_screen("table").end_turn_text.startswith("1 card revealed")
+        assert ui.app.screens.get_screen("table").end_turn_text.endswith(
+            "still to reveal: tap to end the turn now"
+        )
     finally:
         ui.close()
 

@@ -13,7 +13,7 @@ import datetime
 import io
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
@@ -27,6 +27,11 @@ TOKEN_KINDS = ("artifact", "major_secret", "minor_secret", "market", "special", 
 KINDS = ("card", *TOKEN_KINDS, "badge")
 CSV_COLUMNS = ["uid", "kind", "edition", "name"]
 _COLOUR = re.compile(r"^[a-z][a-z0-9_-]{0,15}$")
+# The longest UID a tag has is 10 bytes (ISO 14443 triple size); 16 bytes leave room.
+MAX_UID_DIGITS = 32
+# A tag set's line, as a table script's: a row is a few dozen characters.
+MAX_LINE_MIB = 1
+MAX_LINE = MAX_LINE_MIB * 1024 * 1024
 
 
 class TagError(Refusal):
@@ -165,15 +170,37 @@ def components(
     return out
 
 
+def _row_component(kind: object, edition: object, name: object) -> Component | None:
+    """A row of the tags table as a component; None for a row edited into something the
+    companion never writes (an unknown kind or edition, a name that is not text)."""
+    if not isinstance(kind, str) or kind not in KINDS or not isinstance(name, str):
+        return None
+    if kind == "badge":
+        return Component(kind, None, name)
+    if not isinstance(edition, str) or edition not in EDITION_TITLES:
+        return None
+    return Component(kind, edition, name)
+
+
+def shown_uid(uid: object) -> str:
+    """A UID from the tags table as one printable line, whatever the cell holds."""
+    if isinstance(uid, bytes):
+        return f"x'{uid.hex().upper()}'"
+    text = uid if isinstance(uid, str) else repr(uid)
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 class TagRegistry:
     def __init__(self, db: Database) -> None:
         self.db = db
 
     def lookup(self, uid: str) -> Component | None:
+        """The component a tag is bound to; None for a tag the registry does not know
+        (a damaged row counts as unknown)."""
         row = self.db.execute(
             "SELECT kind, edition, name FROM tags WHERE uid = ?", [normalise_uid(uid)]
         ).fetchone()
-        return Component(*row) if row else None
+        return _row_component(*row) if row else None
 
     def bind(self, uid: str, component: Component, *, rebind: bool = False) -> Binding:
         """Bind a tag; a tag bound to something else needs ``rebind``."""
@@ -198,19 +225,33 @@ class TagRegistry:
         cursor = self.db.execute("DELETE FROM tags WHERE uid = ?", [normalise_uid(uid)])
         return cursor.rowcount > 0
 
-    def bindings(self, edition: str | None = None) -> list[Binding]:
+    def bindings(
+        self, edition: str | None = None, skipped: Callable[[str], None] | None = None
+    ) -> list[Binding]:
+        """The tags bound, in component order. A damaged row (a tags table edited by
+        hand: an unknown kind, a uid that is not text) is left out, and ``skipped`` is
+        told its uid (as ``shown_uid`` writes it)."""
         sql = "SELECT uid, kind, edition, name FROM tags"
         args: list[str] = []
         if edition:
             sql += " WHERE edition = ? OR kind = 'badge'"
             args.append(edition)
         rows = self.db.execute(sql + " ORDER BY kind, edition, name, uid", args).fetchall()
-        return [Binding(uid, Component(kind, ed, name)) for uid, kind, ed, name in rows]
+        out = []
+        for uid, kind, ed, name in rows:
+            component = _row_component(kind, ed, name) if isinstance(uid, str) else None
+            if component is None:
+                if skipped is not None:
+                    skipped(shown_uid(uid))
+                continue
+            out.append(Binding(uid, component))
+        return out
 
-    def export_csv(self, out: IO[str]) -> int:
+    def export_csv(self, out: IO[str], skipped: Callable[[str], None] | None = None) -> int:
+        """The tag set as CSV (damaged rows left out, see ``bindings``); the rows written."""
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
-        bindings = self.bindings()
+        bindings = self.bindings(skipped=skipped)
         for b in bindings:
             writer.writerow([b.uid, b.component.kind, b.component.edition or "", b.component.name])
         return len(bindings)
@@ -226,6 +267,12 @@ class TagRegistry:
             nonlocal read
             for line in io.StringIO(_csv_text(text), newline=""):  # \n, \r\n or \r
                 read += 1
+                if len(line) > MAX_LINE:
+                    raise TagError(
+                        N_("line {line}: longer than {size} MiB; this is not a tag set"),
+                        line=read,
+                        size=MAX_LINE_MIB,
+                    )
                 yield line
 
         reader = csv.DictReader(lines(), strict=True)  # a stray quote is an error, not data
@@ -261,6 +308,15 @@ class TagRegistry:
                 uid = normalise_uid(row["uid"])
             except ValueError as e:
                 raise TagError(N_("line {line}: {problem}"), line=line, problem=str(e)) from None
+            if len(uid) > MAX_UID_DIGITS:
+                raise TagError(
+                    N_(
+                        "line {line}: a tag UID of {n} hexadecimal digits; a tag has at most {most}"
+                    ),
+                    line=line,
+                    n=len(uid),
+                    most=MAX_UID_DIGITS,
+                )
             if uid in seen:
                 raise TagError(N_("line {line}: tag {uid} is listed twice"), line=line, uid=uid)
             seen.add(uid)
@@ -349,6 +405,6 @@ class BulkEnrollment:
         self.position += 1
         return binding
 
-    def skip(self) -> None:
-        if not self.done:
-            self.position += 1
+    def skip(self, count: int = 1) -> None:
+        """Pass over ``count`` components (no further than the end)."""
+        self.position = min(len(self.targets), self.position + max(0, count))

@@ -8,6 +8,7 @@ settings are visited from the menu and lead back to it.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
 import secrets
@@ -22,20 +23,31 @@ from kivy.lang import Builder
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.config import Config
+from companion.config import Config, ConfigError, save_config, with_pin_hash
 from companion.controller import Controller, Update
-from companion.i18n import _, player_name, reader_state, set_language
+from companion.i18n import (
+    _,
+    current_language,
+    ngettext,
+    player_name,
+    reader_state,
+    set_language,
+)
 from companion.pin import Lockout
 from companion.store import GameStore
 from companion.store.tags import TagError
 from companion.ui.screens import (
+    LANGUAGE_NAMES,
     AuditScreen,
+    Confirm,
     OpeningScreen,
+    PastGamesScreen,
     Picker,
     PinPad,
     ScoringScreen,
     SettingsScreen,
     TagsScreen,
+    UntaggedPicker,
     catalog_components,
     component_label,
     player_actions,
@@ -67,7 +79,7 @@ KV_FILES = (
 )
 PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
                  "scoring": "scoring", "abandoned": "newgame"}  # fmt: skip
-VISITED = ("audit", "tags", "settings")
+VISITED = ("audit", "tags", "settings", "pastgames")
 BACKGROUND = (0.14, 0.15, 0.18, 1)
 SCREENS: dict[str, Callable[..., Any]] = {
     "newgame": NewGameScreen,
@@ -77,6 +89,7 @@ SCREENS: dict[str, Callable[..., Any]] = {
     "audit": AuditScreen,
     "tags": TagsScreen,
     "settings": SettingsScreen,
+    "pastgames": PastGamesScreen,
 }
 
 
@@ -228,15 +241,17 @@ class CompanionApp(App):
             self.screens.get_screen("newgame").toggle_seat(update.component.name)
         if update.kind == "unknown_tag" and update.uid:
             self.choose_binding(update.uid, rebind=False, then=self._tell_status)
-        snap = self.controller.snapshot()
         draws = [e for e in update.events if e["event"] == "draw"]
-        if draws and snap is not None:
-            self.show_attack(snap["draws"][-1], update.events)
+        if draws:
+            view = self.controller.view()
+            if view.draws:
+                self.show_attack(view.draws[-1], update.events)
 
     def _tell_status(self, message: str) -> None:
         self.status.text = message
 
-    def show_attack(self, draw: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def show_attack(self, draw: Any, events: list[dict[str, Any]]) -> None:
+        """The attack as an event (a DrawView, or a draw as the snapshot has it)."""
         if self.attack_view is not None:
             self.attack_view.dismiss()
         self.attack_view = AttackView()
@@ -249,14 +264,14 @@ class CompanionApp(App):
         entries: list[tuple[str, Callable[[], Any]]] = []
         if ctl.phase == "playing":
             entries += [
-                (_("Dragon attack (card effect)"), lambda: ctl.do({"do": "attack"})),
+                (_("Dragon attack (card effect)"), self.confirm_attack),
                 (_("Rage +1"), lambda: ctl.do({"do": "rage", "n": 1})),
                 (_("Rage −1"), lambda: ctl.do({"do": "rage", "n": -1})),
             ]
             if ctl.refill is not None:
                 entries.append((_("Cancel the refill"), ctl.cancel_refill))
         entries += [
-            (_("Audit"), lambda: self.show_screen("audit")),
+            (_("Audit"), self.open_audit),
             (_("Tags"), lambda: self.show_screen("tags")),
             (_("Settings"), self.ask_pin),
         ]
@@ -286,14 +301,28 @@ class CompanionApp(App):
         Picker(_("{player}: what happened?").format(player=player_name(player, capital=True)),
                player_actions(player)).open()  # fmt: skip
 
+    def confirm_attack(self) -> None:
+        """A card's dragon attack: drawn only once the table confirms it."""
+        ctl = self.controller
+        n = ctl.view().next_attack if ctl.table is not None else 0
+        Confirm(
+            _("A card makes the dragon attack?"),
+            _("Yes, the dragon attacks"),
+            lambda: ctl.do({"do": "attack"}),
+            note=ngettext(
+                "It draws {n} cube from the bag now.", "It draws {n} cubes from the bag now.", n
+            ).format(n=n),
+        ).open()
+
     def confirm_abandon(self) -> None:
         def abandon() -> None:
             if self.controller.abandon():
                 self.controller.close_game()
 
-        Picker(
+        Confirm(
             _("Abandon the game? Its seed is revealed; it cannot go on."),
-            [(_("Yes, abandon it"), abandon)],
+            _("Yes, abandon it"),
+            abandon,
         ).open()
 
     def confirm_abandon_unresumable(self) -> None:
@@ -304,10 +333,71 @@ class CompanionApp(App):
         game = found[0]
         question = _("Abandon game {game}? It can never go on; its log still verifies.")
         yes = _("Yes, abandon game {game}").format(game=game)
-        Picker(question.format(game=game), [(yes, self.controller.abandon_unresumable)]).open()
+        Confirm(question.format(game=game), yes, self.controller.abandon_unresumable).open()
+
+    def confirm_close_game(self) -> None:
+        """Close the scored game (the new-game screen follows); the decks not scanned yet
+        are named first: their cards would never count."""
+        view = self.controller.view()
+        empty = [p.name for p in view.players if not self.controller.deck(p.name)]
+        note = ""
+        if empty:
+            note = ngettext(
+                "{players}'s deck is not scored yet.",
+                "Not scored yet: the decks of {players}.",
+                len(empty),
+            ).format(players=", ".join(player_name(p, capital=True) for p in empty))
+        Confirm(
+            _("Close the game? Its scores are final."),
+            _("Yes, close the game"),
+            self.close_game,
+            note=note,
+        ).open()
 
     def close_game(self) -> None:
         self.controller.close_game()
+
+    def open_audit(self, game: int | None = None) -> None:
+        """The audit of the game on the table, or of a past game."""
+        self.screen("audit").game = game
+        self.show_screen("audit")
+
+    def open_past_game(self, game: int) -> None:
+        self.open_audit(game)
+
+    def pick_untagged_card(self) -> None:
+        """A revealed card without a tag (or one that will not read): the table picks it
+        from the box's dungeon cards, so that its Danger and its Arrive count; or says only
+        whether it shows the dragon-attack symbol."""
+        UntaggedPicker().open()
+
+    def choose_language(self) -> None:
+        """The languages, the current one marked; a tap switches at once (and saves)."""
+        current = current_language()
+        entries = []
+        for code, name in LANGUAGE_NAMES.items():
+            label = _("{language} (chosen)").format(language=name) if code == current else name
+            entries.append((label, lambda code=code: self.set_language(code)))
+        Picker(_("Language"), entries).open()
+
+    def set_language(self, language: str) -> str:
+        """Switch the table's language and keep it in the settings; the message to show."""
+        message = self.save_settings(app={"language": language})
+        self.switch_language(language)
+        return message
+
+    def save_settings(self, **changes: Any) -> str:
+        """Save changed settings (``reader={...}``, ``app={...}``); what to tell the table."""
+        settings = self.settings_
+        reader = dataclasses.replace(settings.reader, **changes.get("reader", {}))
+        app_part = dataclasses.replace(settings.app, **changes.get("app", {}))
+        new = with_pin_hash(dataclasses.replace(settings, reader=reader, app=app_part))
+        try:
+            path = save_config(new)
+        except ConfigError as e:
+            return e.localized()
+        self.settings_ = dataclasses.replace(new, source=str(path))
+        return ""
 
     def open_scan_drawer(self) -> None:
         """The simulated reader: pick a component to 'scan' it."""
@@ -386,14 +476,22 @@ def _badges() -> list[Any]:
     return [resolve("badge", None, c) for c in SEAT_COLOURS]
 
 
-def run_app(config_: Config, *, fullscreen: bool = False) -> int:
-    from kivy.core.window import Window
+def configure_window(fullscreen: bool) -> None:
+    """Kivy's window as the table needs it, set before the window exists (importing
+    ``kivy.core.window`` creates it): 800x480 from the first frame, full screen in the
+    kiosk, and there, with no keyboard on the box, Kivy's on-screen keyboard docked at
+    the bottom for every text field (a USB keyboard still types too)."""
+    from kivy.config import Config as KivyConfig
 
-    if fullscreen:
-        Window.fullscreen = "auto"
-        Window.show_cursor = False
-    else:
-        Window.size = (800, 480)
+    KivyConfig.set("graphics", "width", "800")
+    KivyConfig.set("graphics", "height", "480")
+    KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    KivyConfig.set("graphics", "show_cursor", "0" if fullscreen else "1")
+    KivyConfig.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "")
+
+
+def run_app(config_: Config, *, fullscreen: bool = False) -> int:
+    configure_window(fullscreen)
     with GameStore(config_.database) as store:
         CompanionApp(config_, store).run()
     return 0

@@ -1,4 +1,5 @@
-"""A QR code drawn with Kivy rectangles (no image files, no Pillow)."""
+"""A QR code drawn with Kivy rectangles (no image files, no Pillow), and the proof of a
+game shown full screen."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from typing import Any
 
 import qrcode
 from kivy.graphics import Color, Rectangle
-from kivy.properties import StringProperty
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 
@@ -20,6 +23,7 @@ def qr_matrix(data: str) -> list[list[bool]]:
 
 class QRCode(Widget):
     data = StringProperty("")
+    module = NumericProperty(0)  # pixels per module as drawn (a phone wants 2.5 or more)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -37,6 +41,7 @@ class QRCode(Widget):
         n = len(self._matrix)
         side = min(self.width, self.height)
         cell = max(int(side / n), 1)  # whole pixels: blurred modules do not scan
+        self.module = cell
         full = cell * n
         x0 = self.x + (self.width - full) / 2
         y0 = self.y + (self.height - full) / 2
@@ -48,3 +53,25 @@ class QRCode(Widget):
                 for c, dark in enumerate(row):
                     if dark:
                         Rectangle(pos=(x0 + c * cell, y0 + (n - 1 - r) * cell), size=(cell, cell))
+
+
+class QRButton(ButtonBehavior, QRCode):
+    """A QR code that a finger can tap (to see it full screen)."""
+
+
+class ProofView(ModalView):
+    """The verification data full screen: the QR code as large as the screen allows (a
+    phone reads it at arm's length), the revealed server seed and the chain head in full."""
+
+    data = StringProperty("")
+    seed_text = StringProperty("")
+    head_text = StringProperty("")
+
+    def __init__(self, data: str, seed_text: str, head_text: str, **kw: Any) -> None:
+        super().__init__(size_hint=(1, 1), auto_dismiss=True, **kw)
+        self.data = data
+        self.seed_text = seed_text
+        self.head_text = head_text
+
+    def close(self) -> None:
+        self.dismiss(animation=False)

@@ -8,6 +8,7 @@ registry) and redraws from what it reports.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 import os
 import secrets
@@ -18,19 +19,28 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion.audit.check import export_game, verify_store
-from companion.config import LANGUAGES, ConfigError, save_config, with_pin_hash
-from companion.i18n import _, ed_, localized, ngettext, player_name
+from companion.config import LANGUAGES
+from companion.i18n import N_, Msg, _, ed_, localized, ngettext, pgettext, player_name
 from companion.pin import MAX_DIGITS, Lockout, hash_pin
 from companion.rules.setup import setup_checklist, unconfirmed_label
-from companion.store.tags import BulkEnrollment, Component, TagError, components
+from companion.store.tags import BulkEnrollment, Component, TagError, components, resolve
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.qr import ProofView
+from companion.view import DrawView, bag_order
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "es": "Español"}
 
@@ -107,6 +117,91 @@ class Picker(ModalView):
         action()
 
 
+class Confirm(ModalView):
+    """A question before something that cannot be taken back: one tap never does it.
+    "Cancel" and the action, far apart; the action runs on release."""
+
+    question = StringProperty("")
+    note = StringProperty("")
+    yes_text = StringProperty("")
+    cancel_text = StringProperty("")
+
+    def __init__(
+        self, question: str, yes: str, action: Callable[[], Any], note: str = "", **kw: Any
+    ) -> None:
+        super().__init__(size_hint=(0.9, None), height=300, **kw)
+        self.question = question
+        self.note = note
+        self.yes_text = yes
+        self.cancel_text = _("Cancel")
+        self.action = action
+
+    def close(self) -> None:
+        self.dismiss(animation=False)
+
+    def confirm(self) -> None:
+        self.close()
+        self.action()
+
+
+class UntaggedPicker(ModalView):
+    """A revealed card without a tag: the edition's dungeon cards to pick from, with a
+    search field (the on-screen keyboard in the kiosk), and at the top the two quick
+    choices that only say whether the card shows the dragon-attack symbol. A picked card
+    is revealed as if scanned: its Danger and its Arrive count."""
+
+    title = StringProperty("")
+    query = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(size_hint=(0.98, 0.96), **kw)
+        self.title = _("Which card was revealed?")
+        ctl = app().controller
+        catalog = ctl.table.game.catalog if ctl.table is not None else None
+        self.edition = catalog.edition.name if catalog is not None else "clank"
+        cards = catalog.cards.values() if catalog is not None else []
+        self.cards = sorted(
+            {c.name: c.dragon_attack for c in cards if c.set in ("dungeon", "promo")}.items(),
+            key=lambda item: item[0].casefold(),
+        )
+        self.show_cards()
+
+    def close(self) -> None:
+        self.dismiss(animation=False)
+
+    def on_query(self, *args: Any) -> None:
+        self.show_cards()
+
+    def matching(self) -> list[tuple[str, bool]]:
+        words = self.query.casefold().replace("'", "").split()
+        return [(name, dragon) for name, dragon in self.cards
+                if all(w in name.casefold().replace("'", "") for w in words)]  # fmt: skip
+
+    def show_cards(self) -> None:
+        grid = self.ids.cards
+        grid.clear_widgets()
+        for name, dragon in self.matching():
+            grid.add_widget(
+                big_button(
+                    name,
+                    lambda name=name: self.pick(name),
+                    font_size="20sp",
+                    background_color=(0.45, 0.17, 0.13, 1) if dragon else (0.25, 0.27, 0.32, 1),
+                )
+            )
+        if not grid.children:
+            grid.add_widget(Label(text=_("No card has that name."), font_size="20sp",
+                                  size_hint_y=None, height=56))  # fmt: skip
+
+    def pick(self, name: str) -> None:
+        self.close()
+        app().controller.scan_component(resolve("card", self.edition, name))
+
+    def untagged(self, dragon: bool) -> None:
+        self.close()
+        app().controller.reveal_untagged(dragon)
+
+
 def component_label(c: Component) -> str:
     if c.kind == "card":
         return c.name
@@ -141,13 +236,18 @@ def catalog_components(edition: str, *, cards: tuple[str, ...], tokens: bool) ->
 
 
 def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
-    """What a player can do beyond clank, two taps from their panel."""
+    """What a player can do beyond clank, two taps from their panel: only what the rules
+    allow now, as the controller's view tells it (an artifact already taken is not
+    offered, nor escaping without an artifact, nor paying gold the player lacks)."""
     ctl = app().controller
+    view = ctl.view()
     table = ctl.table
     catalog = table.game.catalog
-    state = table.game.state.players[player]
-    edition = catalog.edition.name
+    p = view.player(player)
+    edition = view.edition
     out: list[tuple[str, Callable[[], Any]]] = []
+    if p.out or view.game_over:
+        return out
 
     def add(label: str, do: str, **fields: Any) -> None:
         action = {"do": do, **fields} if do == "ghost" else {"do": do, "player": player, **fields}
@@ -156,28 +256,49 @@ def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
     add(_("Gold +1"), "gold", n=1)
     add(_("Gold +2"), "gold", n=2)
     add(_("Gold +5"), "gold", n=5)
-    add(_("Gold −1"), "gold", n=-1)
-    add(_("Gold −7"), "gold", n=-7)
-    add(_("Take 1 damage"), "damage", n=1, voluntary=True)
-    add(_("Heal 1"), "heal", n=1)
-    if state.in_depths:
+    if p.gold >= 1:
+        add(_("Gold −1"), "gold", n=-1)
+    if p.gold >= 7:
+        add(_("Gold −7"), "gold", n=-7)
+    if p.supply >= 1 and p.health > 1:  # chosen damage may not fill the meter
+        add(_("Take 1 damage"), "damage", n=1, voluntary=True)
+    if p.health < p.max_health:
+        add(_("Heal 1"), "heal", n=1)
+    if p.in_depths:
         add(ed_(edition, "Leave the Depths"), "depths", **{"in": False})
     else:
         add(ed_(edition, "Enter the Depths"), "depths", **{"in": True})
-    add(_("Escape with an artifact"), "escape")
-    for value in sorted({int(t.name) for t in catalog.tokens_of("artifact")}):
+    if p.artifacts and not p.in_depths:
+        add(_("Escape with an artifact"), "escape")
+    for value in sorted(set(view.artifacts_left)):
         add(_("Artifact {name}").format(name=value), "artifact", value=value)
     for t in catalog.tokens_of("major_secret", "minor_secret"):
         add(ed_(edition, "Secret: {name}").format(name=t.name), "secret", name=t.name)
-    for name in dict.fromkeys(t.name for t in catalog.tokens_of("market", party=table.setup.party)):
-        add(_("Buy {name} (7 gold)").format(name=name), "buy", item=name)
+    for name, token in {t.name: t for t in catalog.tokens_of("market", party=view.party)}.items():
+        price = token.cost if token.cost is not None else 7
+        if p.gold >= price:
+            add(_("Buy {name} ({price} gold)").format(name=name, price=price), "buy", item=name)
     add(ed_(edition, "Monkey idol"), "token", name="monkey idol")
     if edition == "catacombs":
-        add(_("Mark a wayshrine"), "shrine")
-        add(_("A ghost appears"), "ghost")
+        if p.supply >= 1:
+            add(_("Mark a wayshrine"), "shrine")
+        ghosts = catalog.edition.ghost_cubes - view.ghosts_in_area - dict(view.bag).get("ghost", 0)
+        if ghosts > 0:
+            add(_("A ghost appears"), "ghost")
         for name in dict.fromkeys(t.name for t in catalog.tokens_of("prisoner")):
             add(_("Free prisoner: {name}").format(name=name), "prisoner", name=name)
     return out
+
+
+def docked_keyboard_height() -> float:
+    """The height of Kivy's on-screen keyboard docked at the bottom (the kiosk), else 0."""
+    from kivy.core.window import Window
+    from kivy.uix.vkeyboard import VKeyboard
+
+    if not getattr(Window, "docked_vkeyboard", False):
+        return 0
+    return max((w.height * w.scale for w in Window.children if isinstance(w, VKeyboard)),
+               default=0)  # fmt: skip
 
 
 # --------------------------------------------------------------------- opening
@@ -192,7 +313,15 @@ class OpeningScreen(Screen):
 
     def redraw(self, snap: dict[str, Any]) -> None:
         ctl = app().controller
-        lines = setup_checklist(ctl.table.setup)
+        setup = ctl.table.setup
+        lines = setup_checklist(setup)
+        if setup.unconfirmed:  # the settings no rulebook prints, in words, not as keys
+            lines = lines[: -len(setup.unconfirmed)] + [
+                _("Check on your board: {what} is not printed in the rulebook.").format(
+                    what=setting_label(setup.edition, key)
+                )
+                for key in setup.unconfirmed
+            ]
         self.checklist = "\n".join(f"• {line}" for line in lines)
         self.commitment = snap["commitment"]
         self.commitment_text = grouped(snap["commitment"], per_line=2)
@@ -207,6 +336,17 @@ class OpeningScreen(Screen):
         if words.text != ctl.words and not words.focus:
             words.text = ctl.words
 
+    keyboard_room = NumericProperty(0)  # the on-screen keyboard's height, while typing
+
+    def typing(self, focused: bool) -> None:
+        """The words field took (or left) the focus: in the kiosk, Kivy's on-screen
+        keyboard docks at the bottom; the field moves up above it."""
+        Clock.schedule_once(lambda dt: self._make_room(focused), 0)
+
+    def _make_room(self, focused: bool) -> None:
+        height = docked_keyboard_height() if focused else 0
+        self.keyboard_room = max(0, height - self.to_window(self.x, self.y)[1])
+
     def words_changed(self, text: str) -> None:
         ctl = app().controller
         if ctl.opening is not None and text != ctl.words:
@@ -216,8 +356,16 @@ class OpeningScreen(Screen):
 
 # --------------------------------------------------------------------- scoring
 class ScoringScreen(Screen):
+    """The end as an event: the winner first and large, each player's total on their
+    button, the chosen player's breakdown and deck (scanned or added by hand), and the
+    verification data as a QR code that a tap shows full screen."""
+
     player = StringProperty("")
+    winner_text = StringProperty("")
+    winner_swatch = ListProperty([0.3, 0.3, 0.35, 1])
+    winner_ink = ListProperty([1, 1, 1, 1])
     heading = StringProperty("")
+    place_text = StringProperty("")
     parts_text = StringProperty("")
     notes_text = StringProperty("")
     ranking_text = StringProperty("")
@@ -226,19 +374,63 @@ class ScoringScreen(Screen):
     qr_data = StringProperty("")
     players = ListProperty([])
 
-    def redraw(self, snap: dict[str, Any]) -> None:
+    def redraw(self, snap: dict[str, Any] | None = None) -> None:
         ctl = app().controller
-        self.players = list(snap["players"])
+        view = ctl.view()
+        snap = ctl.snapshot()
+        if snap is None or not view.players:
+            return
+        self.players = [p.name for p in view.players]
         self.player = ctl.scoring or self.players[0]
+        self._show_winner(view)
+        self._show_player(view, snap)
+        self._show_selector(view)
+        self._show_proof(view)
+
+    def _show_winner(self, view: Any) -> None:
+        ranking = view.ranking
+        if not ranking:
+            self.winner_text = ""
+            return
+        first = ranking[0]
+        self.winner_text = _("{player} wins — {score}").format(
+            player=player_name(first.player, capital=True), score=first.score
+        )
+        if len(ranking) > 1 and ranking[1].score == first.score:
+            self.winner_text += "  " + _("(tie broken by the best artifact)")
+        self.winner_swatch = list(colour(first.player))
+        self.winner_ink = list(text_colour(first.player))
+        rows = []
+        for r in ranking:
+            tied = [o for o in ranking if o.score == r.score and o is not r]
+            note = _(" (tie broken by the best artifact)") if tied else ""
+            rows.append(
+                _("{place}. {player}: {score} VP").format(
+                    place=r.place, player=player_name(r.player, capital=True), score=r.score
+                )
+                + note
+            )
+        self.ranking_text = "\n".join(rows)
+
+    def _show_player(self, view: Any, snap: dict[str, Any]) -> None:
+        ctl = app().controller
         p = snap["players"][self.player]
         detail = p.get("score_detail") or {}
         cards = ctl.deck(self.player)
         self.heading = ngettext(
-            "{player}: {n} card scanned · scan the deck, tap a card to take it out",
-            "{player}: {n} cards scanned · scan the deck, tap a card to take it out",
+            "{player}: {n} card scanned. Tap a card to take it out.",
+            "{player}: {n} cards scanned. Tap a card to take it out.",
             len(cards),
         ).format(player=player_name(self.player, capital=True), n=len(cards))
-        edition = snap["edition"]
+        place = next((r for r in view.ranking if r.player == self.player), None)
+        self.place_text = (
+            _("{place}. {player}: {score} VP").format(
+                place=place.place, player=player_name(self.player, capital=True), score=place.score
+            )
+            if place is not None
+            else player_name(self.player, capital=True)
+        )
+        edition = view.edition
         names = {
             "artifacts": _("Artifacts"),
             "tokens": _("Tokens"),
@@ -269,52 +461,50 @@ class ScoringScreen(Screen):
                 big_button(
                     f"{name} ×{n}" if n > 1 else name,
                     lambda name=name: ctl.remove_from_deck(name),
-                    height=44,
-                    font_size="15sp",
+                    height=48,
+                    font_size="20sp",
                 )
             )
+
+    def _show_selector(self, view: Any) -> None:
+        ctl = app().controller
         selector = self.ids.selector
         selector.clear_widgets()
-        for name in self.players:
+        compact = len(view.players) > 4
+        for p in view.players:
+            score = p.score if p.score is not None else 0
+            chosen = p.name == self.player
+            who = (
+                letter(p.name)
+                if compact
+                else f"{letter(p.name)} · " + player_name(p.name, capital=True)
+            )
             selector.add_widget(
                 big_button(
-                    f"{letter(name)} · {player_name(name, capital=True)}",
-                    lambda name=name: ctl.score_player(name),
-                    background_color=colour(name),
-                    color=text_colour(name),
-                    bold=name == self.player,
-                    height=48,  # the scoring screen's bottom band holds the proof
+                    who + "\n" + _("{score} VP").format(score=score),
+                    lambda name=p.name: ctl.score_player(name),
+                    background_color=colour(p.name) if chosen else _dim(colour(p.name)),
+                    color=text_colour(p.name) if chosen else (1, 1, 1, 1),
+                    bold=chosen,
+                    height=56,
+                    font_size="20sp",
+                    shorten=False,
+                    line_height=0.95,
                 )
             )
-        ranking = snap.get("ranking") or []
-        rows = []
-        for r in ranking:
-            tied = [o for o in ranking if o["score"] == r["score"] and o is not r]
-            note = _(" (tie broken by the best artifact)") if tied else ""
-            rows.append(
-                _("{place}. {player}: {score} VP").format(
-                    place=r["place"],
-                    player=player_name(r["player"], capital=True),
-                    score=r["score"],
-                )
-                + note
-            )
-        self.ranking_text = "\n".join(rows)
-        seed = snap.get("server_seed") or ""
-        self.seed_text = _("Server seed (revealed): {seed}").format(seed=seed)
+
+    def _show_proof(self, view: Any) -> None:
+        ctl = app().controller
+        seed = view.server_seed or ""
+        self.seed_text = grouped(seed, per_line=2)
         game = ctl.game_id
         head = chain_head(ctl.store, game) if game else ""
-        self.head_text = grouped(head)
-        self.qr_data = json.dumps(
-            {
-                "game": game,
-                "commitment": snap["commitment"],
-                "server_seed": seed,
-                "client_seed": snap["client_seed"],
-                "chain_head": head,
-            },
-            separators=(",", ":"),
-        )
+        self.head_text = grouped(head, per_line=2)
+        self.qr_data = proof_data(game, view.commitment, seed, view.client_seed, head)
+
+    def show_proof(self) -> None:
+        """The QR code full screen, with the seed and the chain head in full."""
+        ProofView(self.qr_data, self.seed_text, self.head_text).open()
 
     def add_card(self) -> None:
         ctl = app().controller
@@ -328,10 +518,107 @@ class ScoringScreen(Screen):
         ).open()
 
 
+def _dim(rgba: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """A player's colour, dimmed towards the background (a button not chosen)."""
+    base = (0.14, 0.15, 0.18)
+    return (*(base[i] + (rgba[i] - base[i]) * 0.45 for i in range(3)), 1)  # type: ignore[return-value]
+
+
+def proof_data(game: int | None, commitment: str, seed: str, client_seed: str, head: str) -> str:
+    """The verification data of a game, as the QR code carries it (JSON, no spaces)."""
+    return json.dumps(
+        {
+            "game": game,
+            "commitment": commitment,
+            "server_seed": seed,
+            "client_seed": client_seed,
+            "chain_head": head,
+        },
+        separators=(",", ":"),
+    )
+
+
 # ----------------------------------------------------------------------- audit
+def draw_line(d: DrawView) -> str:
+    """One draw of the audit: its number, the bag before it, the cubes drawn; an undone
+    draw is said to be undone (its nonce stays used: the next draw has the next one)."""
+    bag = ", ".join(f"{player_name(k)} {v}" for k, v in d.bag if v)
+    drawn = ", ".join(player_name(c) for c in d.drawn) or "—"
+    line = _("#{nonce}: bag {bag} → drew {drawn}").format(nonce=d.nonce, bag=bag, drawn=drawn)
+    if d.undone:
+        return "[color=9a9ca4]" + _("{draw} (undone)").format(draw=line) + "[/color]"
+    return line
+
+
+def logged_draws(store: Any, game: int) -> tuple[DrawView, ...]:
+    """A game's draws as its log records them, each marked undone when a later undo took
+    its action back: the audit of a game that is not on the table."""
+    records = [r for r in store.records(game) if isinstance(r["body"], dict)]
+    seats: list[str] = []
+    edition = "clank"
+    stack: list[int] = []
+    undone: set[int] = set()
+    for rec in records:
+        body = rec["body"]
+        if rec["kind"] == "new" and isinstance(body.get("setup"), dict):
+            seats = list(body["setup"].get("players") or [])
+            edition = str(body["setup"].get("edition") or "clank")
+        if rec["kind"] != "action":
+            continue
+        action = body.get("action")
+        if isinstance(action, dict) and action.get("do") == "undo":
+            if stack:
+                undone.add(stack.pop())
+        else:
+            stack.append(rec["seq"])
+    out = []
+    for rec in records:
+        if rec["kind"] != "action":
+            continue
+        for d in rec["body"].get("draws") or []:
+            try:
+                out.append(
+                    DrawView(
+                        nonce=int(d["nonce"]),
+                        reason=str(d.get("reason", "attack")),
+                        count=int(d.get("count", len(d["drawn"]))),
+                        bag=bag_order(seats, d["bag"], ghosts=edition == "catacombs"),
+                        drawn=tuple(d["drawn"]),
+                        undone=rec["seq"] in undone,
+                    )
+                )
+            except (KeyError, TypeError, ValueError, AttributeError):
+                continue  # a damaged record: Verify names it
+    return tuple(out)
+
+
+def game_date(created_at: str) -> str:
+    """When a game was started, in the companion's local time (to the minute)."""
+    try:
+        when = datetime.datetime.fromisoformat(created_at)
+    except (TypeError, ValueError):
+        return str(created_at)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+GAME_STATUS = {"playing": N_("running"), "over": N_("over"), "abandoned": N_("abandoned")}
+
+
+def edition_title(edition: str) -> str:
+    titles = {"clank": pgettext("edition", "Clank!"),
+              "catacombs": pgettext("edition", "Clank! Catacombs")}  # fmt: skip
+    return titles.get(edition, edition)
+
+
 class AuditScreen(Screen):
+    """Every draw of a game, the chain head to photograph, Verify and Export: of the
+    game on the table (``game`` None), or of a past game chosen from Past games."""
+
+    game = ObjectProperty(None, allownone=True)
+    title_text = StringProperty("")
     draws_text = StringProperty("")
     game_text = StringProperty("")  # the game and its commitment
+    ranking_text = StringProperty("")  # a past game's ranking
     head_text = StringProperty("")  # the chain head in full, in groups of 8
     head_note = StringProperty("")
     result = StringProperty("")
@@ -340,60 +627,146 @@ class AuditScreen(Screen):
         self.result = ""
         self.refresh()
 
+    def shown_game(self) -> int | None:
+        return self.game if self.game is not None else app().controller.game_id
+
     def refresh(self) -> None:
         ctl = app().controller
-        snap = ctl.snapshot()
-        if snap is None:
+        game = self.shown_game()
+        self.ranking_text = ""
+        if game is None:
+            self.title_text = _("Audit: every draw of this game")
             self.draws_text = _("No game is open.")
             self.game_text = self.head_text = self.head_note = ""
             return
-        lines = []
-        for d in snap["draws"]:
-            bag = ", ".join(f"{player_name(k)} {v}" for k, v in d["bag"].items() if v)
-            drawn = ", ".join(player_name(c) for c in d["drawn"]) or "—"
-            lines.append(
-                _("#{nonce}: bag {bag} → drew {drawn}").format(
-                    nonce=d["nonce"], bag=bag, drawn=drawn
-                )
+        if self.game is None:
+            view = ctl.view()
+            draws = view.draws
+            commitment = view.commitment
+            finished = ctl.phase in ("scoring", "abandoned")
+            self.title_text = _("Audit: every draw of this game")
+        else:
+            row = ctl.store.game_row(game)
+            draws = logged_draws(ctl.store, game)
+            commitment = row["commitment"]
+            finished = row["status"] != "playing"
+            self.title_text = _("Game {game} · {edition} · {date} · {status}").format(
+                game=game,
+                edition=edition_title(row["edition"]),
+                date=game_date(row["created_at"]),
+                status=_(GAME_STATUS.get(row["status"], row["status"])),
             )
-        self.draws_text = "\n".join(lines) or _("No draws yet.")
+            places = [
+                _("{place}. {player}: {score} VP").format(
+                    place=r["place"],
+                    player=player_name(r["player"], capital=True),
+                    score=r["score"],
+                )  # fmt: skip
+                for r in row["ranking"] or []
+            ]
+            self.ranking_text = "   ".join(places)
+        self.draws_text = "\n".join(draw_line(d) for d in draws) or _("No draws yet.")
         self.game_text = _("Game {game} · commitment {commitment}").format(
-            game=ctl.game_id, commitment=snap["commitment"]
+            game=game, commitment=commitment
         )
-        self.head_text = grouped(chain_head(ctl.store, ctl.game_id))
+        self.head_text = grouped(chain_head(ctl.store, game))
         self.head_note = (
             _("Chain head. Photograph this: it proves the game was not rewritten later")
-            if ctl.phase in ("scoring", "abandoned")
+            if finished
             else _("Chain head so far: photograph it at the end of the game")
         )
 
+    def back(self) -> None:
+        if self.game is not None:
+            app().show_screen("pastgames")
+        else:
+            app().show_screen(app().home_screen())
+
     def verify(self) -> None:
-        ctl = app().controller
-        if ctl.game_id is None:
+        game = self.shown_game()
+        if game is None:
             return
-        check = verify_store(ctl.store, ctl.game_id)[0]
-        self.result = (
-            _("Verified: {records} records, {draws} draws re-computed").format(
-                records=check.records, draws=check.draws_checked
-            )
-            if check.ok
-            else _("NOT verified: {message}").format(message=localized(check.message))
-        )
+        check = verify_store(app().controller.store, game)[0]
+        if not check.ok:
+            self.result = _("NOT verified: {message}").format(message=localized(check.message))
+            return
+        message = check.message
+        detail = message.params.get("detail") if isinstance(message, Msg) else None
+        self.result = ngettext(
+            "Verified: {n} record chained; {detail}",
+            "Verified: {n} records chained; {detail}",
+            check.records,
+        ).format(n=check.records, detail=localized(detail) if detail is not None else "")
 
     def export(self) -> None:
-        ctl = app().controller
-        if ctl.game_id is None:
+        game = self.shown_game()
+        if game is None:
             return
+        store = app().controller.store
         folder = export_folder()
-        target = folder / f"clank-game-{ctl.game_id}.jsonl"
+        target = folder / f"clank-game-{game}.jsonl"
         try:
             folder.mkdir(parents=True, exist_ok=True)
             with open(target, "w", encoding="utf-8") as out:
-                count = export_game(ctl.store, ctl.game_id, out)
+                count = export_game(store, game, out)
         except OSError as e:
             self.result = _("Export failed: {reason}").format(reason=e.strerror or e)
             return
-        self.result = _("Exported {n} records to {path}").format(n=count, path=target)
+        where = _("the USB stick") if _on_stick(folder) else _("the companion's exports folder")
+        self.result = ngettext(
+            "Exported {n} record to {where}: {name}",
+            "Exported {n} records to {where}: {name}",
+            count,
+        ).format(n=count, where=where, name=target.name)
+
+
+def _on_stick(folder: Path) -> bool:
+    return folder.parts[:2] in (("/", "media"), ("/", "run"))
+
+
+class PastGamesScreen(Screen):
+    """Every game in the database, newest first: when, which box, who played, who won,
+    and how it ended. A tap opens that game's ranking and audit."""
+
+    summary = StringProperty("")
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        games = list(reversed(app().controller.store.games()))
+        self.summary = ngettext("{n} game", "{n} games", len(games)).format(n=len(games))
+        grid = self.ids.games
+        grid.clear_widgets()
+        for g in games:
+            grid.add_widget(
+                big_button(
+                    past_game_text(g),
+                    lambda game=g["id"]: app().open_past_game(game),
+                    height=64,
+                    font_size="20sp",
+                    shorten=False,
+                    halign="left",
+                    line_height=0.95,
+                )
+            )
+        if not games:
+            grid.add_widget(Label(text=_("No games yet."), font_size="22sp",
+                                  size_hint_y=None, height=64))  # fmt: skip
+
+
+def past_game_text(g: dict[str, Any]) -> str:
+    """One past game on two lines: number, date, box, how it ended; players and winner."""
+    status = _(GAME_STATUS.get(g["status"], g["status"]))
+    first = f"#{g['id']} · {game_date(g['created_at'])} · {edition_title(g['edition'])} · {status}"
+    players = ", ".join(player_name(p) for p in g["players"] if isinstance(p, str))
+    ranking = g.get("ranking") or []
+    if ranking:
+        winner = _("{player} wins — {score}").format(
+            player=player_name(ranking[0]["player"], capital=True), score=ranking[0]["score"]
+        )
+        return f"{first}\n{players} · {winner}"
+    return f"{first}\n{players}"
 
 
 # ------------------------------------------------------------------------ tags
@@ -569,55 +942,129 @@ class PinPad(ModalView):
         self._stop_ticking()
 
 
+SERIAL_PORTS = ("/dev/serial0", "/dev/ttyUSB0", "/dev/ttyAMA0")
+PIN_NAMES = {
+    "end_turn": N_("End turn button"),
+    "undo": N_("Undo button"),
+    "led_green": N_("Green LED"),
+    "led_red": N_("Red LED"),
+    "buzzer": N_("Buzzer"),
+}
+
+
+def reader_choices() -> list[tuple[str, str]]:
+    """The readers the companion supports (hardware.readers.make_reader), as a person
+    picks one: (spec, what the button says)."""
+    out = [("fake", _("Simulated (no reader)")), ("mfrc522", _("MFRC522 on SPI"))]
+    for kind, name in (("pn532", "PN532"), ("rdm6300", "RDM6300")):
+        for port in SERIAL_PORTS:
+            out.append((f"{kind}:{port}", _("{reader} on {port}").format(reader=name, port=port)))
+    out.append(("wedge", _("Keyboard wedge (USB)")))
+    return out
+
+
+def reader_kind(spec: str) -> tuple[str, str]:
+    """(kind, serial port) of a reader spec: 'pn532:/dev/serial0,x' -> ('pn532', '/dev/serial0')."""
+    head, _colon, rest = spec.strip().partition(":")
+    kind = head.partition(",")[0].strip().lower()
+    port = rest.partition(",")[0].strip() if kind in ("pn532", "rdm6300") else ""
+    return kind, port
+
+
+def reader_label(spec: str) -> str:
+    """The reader a spec names, in words (never the wedge's device path)."""
+    kind, port = reader_kind(spec)
+    for choice, label in reader_choices():
+        if reader_kind(choice) == (kind, port):
+            return label
+    if kind in ("pn532", "rdm6300"):
+        return _("{reader} on {port}").format(reader=kind.upper(), port=port)
+    return {"mfrc522": _("MFRC522 on SPI"), "wedge": _("Keyboard wedge (USB)"),
+            "fake": _("Simulated (no reader)")}.get(kind, kind)  # fmt: skip
+
+
+def setting_label(edition: str, key: str) -> str:
+    """A setting that no rulebook prints ('starting_clank.5'), in words."""
+    base, _dot, players = key.partition(".")
+    if base == "rage_start" and players:
+        return ed_(edition, "where the dragon starts with {n} players").format(n=players)
+    if base == "starting_clank" and players:
+        return ed_(edition, "the starting clank of seat {n}").format(n=players)
+    return unconfirmed_label(edition, key)
+
+
 class SettingsScreen(Screen):
+    """For people: the language (the chosen one marked), the reader picked from a list,
+    the pins in a table with their names; no file paths, no internal keys."""
+
     message = StringProperty("")
-    reader_spec = StringProperty("")
+    language = StringProperty("")
+    reader_text = StringProperty("")
     details = StringProperty("")
+    has_game = BooleanProperty(False)
 
     def on_pre_enter(self, *args: Any) -> None:
         self.message = ""
+        self.refresh()
+
+    def refresh(self) -> None:
+        from companion.i18n import current_language
+
         settings = app().settings_
-        self.reader_spec = settings.reader.spec
-        pins = settings.gpio
-        numbers = ", ".join(f"{f.name} {getattr(pins, f.name)}" for f in dataclasses.fields(pins))
+        self.language = current_language()
+        self.reader_text = reader_label(settings.reader.spec)
+        pins = self.ids.pins
+        pins.clear_widgets()
+        for f in dataclasses.fields(settings.gpio):
+            pins.add_widget(Label(text=_(PIN_NAMES.get(f.name, f.name)), font_size="20sp",
+                                  halign="center", valign="middle", size_hint_y=None,
+                                  height=52))  # fmt: skip
+        for f in dataclasses.fields(settings.gpio):
+            pins.add_widget(Label(text=str(getattr(settings.gpio, f.name)), font_size="26sp",
+                                  bold=True, size_hint_y=None, height=34,
+                                  halign="center"))  # fmt: skip
+        for w in pins.children:
+            w.bind(width=lambda w, width: setattr(w, "text_size", (width - 4, None)))
         ctl = app().controller
-        unconfirmed = ""
+        self.has_game = ctl.phase in ("opening", "playing")
+        self.details = ""
         if ctl.table is not None:
             setup = ctl.table.setup
-            unconfirmed = _("Edition numbers: rage start {r}, health {h}; unconfirmed: {u}").format(
+            numbers = _("Edition numbers: rage start {r}, health {h}; unconfirmed: {u}")
+            self.details = numbers.format(
                 r=setup.rage_start,
                 h=setup.health,
-                u=", ".join(unconfirmed_label(setup.edition, u) for u in setup.unconfirmed)
+                u=", ".join(setting_label(setup.edition, u) for u in setup.unconfirmed)
                 or _("none"),
             )
-        self.details = "\n".join(
-            [
-                _("Buttons and LEDs (BCM pins): {pins}").format(pins=numbers),
-                _("Database: {path}").format(path=app().store.path),
-                _("Settings file: {source}").format(source=settings.source),
-                unconfirmed,
-            ]
-        )
+
+    def choose_reader(self) -> None:
+        current = reader_kind(app().settings_.reader.spec)
+        entries = []
+        for spec, label in reader_choices():
+            chosen = reader_kind(spec) == current
+            shown = _("{reader} (chosen)").format(reader=label) if chosen else label
+            entries.append((shown, lambda spec=spec: self.set_reader(spec)))
+        Picker(_("Reader"), entries).open()
+
+    def set_reader(self, spec: str) -> None:
+        current = app().settings_.reader.spec
+        if reader_kind(spec) == reader_kind(current):
+            spec = current  # the same reader: its options (bus, reset pin) stay
+        if self.save(reader={"spec": spec}):
+            self.refresh()
 
     def save(self, **changes: Any) -> bool:
-        a = app()
-        settings = a.settings_
-        reader = dataclasses.replace(settings.reader, **changes.get("reader", {}))
-        app_part = dataclasses.replace(settings.app, **changes.get("app", {}))
-        new = with_pin_hash(dataclasses.replace(settings, reader=reader, app=app_part))
-        try:
-            path = save_config(new)
-        except ConfigError as e:
-            self.message = e.localized()
+        problem = app().save_settings(**changes)
+        if problem:
+            self.message = problem
             return False
-        a.settings_ = dataclasses.replace(new, source=str(path))
-        self.message = _("Saved to {path}; the reader changes at the next start.").format(path=path)
+        self.message = _("Saved; the reader changes at the next start.")
         return True
 
     def set_language(self, language: str) -> None:
         if language in LANGUAGES:
-            self.save(app={"language": language})
-            app().switch_language(language)
+            app().set_language(language)
 
     def new_pin(self) -> None:
         """A new random PIN: saved as its hash, shown once (here) to be written down."""

@@ -8,6 +8,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.core.text.markup import MarkupLabel
+from kivy.graphics import Color, Ellipse, Line, Quad, Rectangle
 from kivy.metrics import sp
 from kivy.properties import (
     BooleanProperty,
@@ -24,6 +25,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from companion.i18n import _, localized, ned_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
+from companion.view import DrawView
 
 SEAT_COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
 
@@ -115,9 +117,18 @@ class NewGameScreen(Screen):
     # large above everything else, with the way out when there is one
     problem = StringProperty("")
     abandon_text = StringProperty("")
+    language_text = StringProperty("")
 
     def on_pre_enter(self, *args: Any) -> None:
         self.show_unresumable()
+        self.show_language()
+
+    def show_language(self) -> None:
+        from companion.i18n import current_language
+        from companion.ui.screens import LANGUAGE_NAMES
+
+        language = LANGUAGE_NAMES.get(current_language(), current_language())
+        self.language_text = _("Language: {language}").format(language=language)
 
     def show_unresumable(self) -> None:
         """The controller's ``unresumable`` game, if any, and whether it can be given up."""
@@ -140,7 +151,7 @@ class NewGameScreen(Screen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         for name in SEAT_COLOURS:
-            button = FitToggleButton(text=player_name(name, capital=True), full_font_size="18sp",
+            button = FitToggleButton(text=player_name(name, capital=True), full_font_size="20sp",
                                      bold=True)  # fmt: skip
             button.colour_name = name
             button.background_normal = ""
@@ -150,6 +161,7 @@ class NewGameScreen(Screen):
             button.bind(on_release=lambda b: self.toggle_seat(b.colour_name))
             self.ids.colours.add_widget(button)
         self.on_seats()
+        self.show_language()
 
     def toggle_seat(self, name: str) -> None:
         if name in self.seats:
@@ -175,7 +187,11 @@ class NewGameScreen(Screen):
             if self.seats
             else _("No seats yet")
         )
-        self.message = _("5-6 players play with the Adventuring Party") if count > 4 else ""
+        self.message = (
+            _("5-6 players play with the Adventuring Party")
+            if count > 4
+            else _("Tap the colours in seat order (or scan player badges). First player first.")
+        )
 
     def start(self) -> None:
         options = {"edition": self.edition, "players": list(self.seats)}
@@ -184,64 +200,223 @@ class NewGameScreen(Screen):
         App.get_running_app().controller.new_game(options)
 
 
-class CubeChip(Label):
+class CubeToken(Label):
+    """A cube drawn from the bag as a cube: a player's in the player's colour with the
+    player's letter on its face, a black cube black, a ghost as a ghost. ``kind`` "" is a
+    cube still to come (a faint outline)."""
+
+    kind = StringProperty("")
+    face = ListProperty([0, 0, 0, 0])  # the colour of its front face as drawn
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("bold", True)
+        super().__init__(**kwargs)
+        self.bind(pos=self._paint, size=self._paint, kind=self._paint)
+        self._paint()
+
+    def on_kind(self, *args: Any) -> None:
+        self.text = "" if self.kind in ("", "black", "ghost") else letter(self.kind)
+        self.color = list(text_colour(self.kind))
+
+    def _paint(self, *args: Any) -> None:
+        self.canvas.before.clear()
+        side = min(self.width, self.height)
+        x = self.center_x - side / 2
+        y = self.center_y - side / 2
+        with self.canvas.before:
+            if self.kind == "ghost":
+                self.face = list(_ghost(x, y, side))
+            elif self.kind:
+                self.face = list(_cube(x, y, side, colour(self.kind), outline=self.kind == "black"))
+            else:
+                self.face = [0, 0, 0, 0]
+                Color(1, 1, 1, 0.18)
+                Line(rectangle=(x + side * 0.1, y + side * 0.1, side * 0.7, side * 0.7),
+                     width=1.5, dash_length=6, dash_offset=4)  # fmt: skip
+        depth = side * 0.2
+        self.padding = (0, depth, depth, 0)  # the letter sits on the cube's front face
+
+
+def _shade(rgba: tuple[float, ...], factor: float) -> tuple[float, float, float, float]:
+    """Lighter (factor > 1, towards white) or darker (factor < 1)."""
+    if factor >= 1:
+        return (*(c + (1 - c) * (factor - 1) for c in rgba[:3]), 1)  # type: ignore[return-value]
+    return (*(c * factor for c in rgba[:3]), 1)  # type: ignore[return-value]
+
+
+def _cube(
+    x: float, y: float, side: float, rgba: tuple[float, ...], *, outline: bool
+) -> tuple[float, ...]:
+    """A cube seen from the front, a little from above and from the right."""
+    depth = side * 0.2
+    face = side - depth
+    if outline:  # a black cube on a dark background: black faces, a light edge
+        rgba = (0.05, 0.05, 0.06, 1)
+        top, right = (0.25, 0.25, 0.27, 1), (0.12, 0.12, 0.13, 1)
+    else:
+        top, right = _shade(rgba, 1.35), _shade(rgba, 0.65)
+    Color(*rgba)
+    Rectangle(pos=(x, y), size=(face, face))
+    Color(*top)
+    Quad(points=[x, y + face, x + face, y + face, x + side, y + side, x + depth, y + side])
+    Color(*right)
+    Quad(points=[x + face, y, x + side, y + depth, x + side, y + side, x + face, y + face])
+    Color(*((0.75, 0.75, 0.78, 1) if outline else _shade(rgba, 0.45)))
+    Line(points=[x, y, x + face, y, x + side, y + depth, x + side, y + side, x + depth,
+                 y + side, x, y + face, x, y], width=1.5, joint="round")  # fmt: skip
+    Line(points=[x, y + face, x + face, y + face, x + side, y + side], width=1.2)
+    Line(points=[x + face, y, x + face, y + face], width=1.2)
+    return rgba
+
+
+def _ghost(x: float, y: float, side: float) -> tuple[float, ...]:
+    """A ghost: a round head, a body, a wavy hem and two dark eyes."""
+    pale = colour("ghost")
+    w = side * 0.8
+    left = x + side * 0.1
+    Color(*pale)
+    Ellipse(pos=(left, y + side * 0.3), size=(w, side * 0.66))
+    Rectangle(pos=(left, y + side * 0.16), size=(w, side * 0.47))
+    bump = w / 3
+    for i in range(3):
+        Ellipse(pos=(left + i * bump, y + side * 0.04), size=(bump, side * 0.24))
+    Color(0.1, 0.1, 0.14, 1)
+    eye = side * 0.13
+    Ellipse(pos=(left + w * 0.26, y + side * 0.58), size=(eye, eye * 1.4))
+    Ellipse(pos=(left + w * 0.74 - eye, y + side * 0.58), size=(eye, eye * 1.4))
+    return pale
+
+
+class BagCount(BoxLayout):
+    """One kind of cube in the bag before the draw: a small cube and how many."""
+
+    kind = StringProperty("")
+    count = StringProperty("")
+
+
+class VerdictLine(BoxLayout):
+    """One player after the attack: damage taken and health left, or knocked out."""
+
+    kind = StringProperty("")
+    letter_text = StringProperty("")
     swatch = ListProperty([1, 1, 1, 1])
+    ink = ListProperty([1, 1, 1, 1])
+    damage_text = StringProperty("")
+    health = StringProperty("")
+    health_text = StringProperty("")
+    knocked_out = BooleanProperty(False)
+
+    def on_kind(self, *args: Any) -> None:
+        self.letter_text = letter(self.kind)
+        self.swatch = list(colour(self.kind))
+        self.ink = list(text_colour(self.kind))
+
+
+def _cube_kinds(draw: Any) -> tuple[int, str, tuple[tuple[str, int], ...], tuple[str, ...]]:
+    """(nonce, reason, bag, drawn) of a DrawView or of a draw as the snapshot has it."""
+    if isinstance(draw, DrawView):
+        return draw.nonce, draw.reason, draw.bag, draw.drawn
+    bag = draw["bag"]
+    pairs = tuple(bag.items()) if isinstance(bag, dict) else tuple(bag)
+    return draw["nonce"], draw.get("reason", "attack"), pairs, tuple(draw["drawn"])
 
 
 class AttackView(ModalView):
-    """The dragon's draw, cube by cube; cannot be dismissed before the last one."""
+    """The dragon attack as an event: the bag's counts, then the cubes drawn one at a
+    time, large and in the middle; the verdict (each player's damage, health left,
+    knock-outs) only once the last cube is shown, and then one plain Continue."""
 
     title = StringProperty("")
-    bag_text = StringProperty("")
-    outcome = StringProperty("")
-    finished = BooleanProperty(False)
+    nonce_text = StringProperty("")
+    outcome = StringProperty("")  # the verdict in one text (for the tests and the log)
+    shown = NumericProperty(0)  # cubes shown so far
+    finished = BooleanProperty(False)  # the last cube is shown: the verdict and Continue
     dismiss_text = StringProperty("")
     draw = ObjectProperty(None)
+    STEP = 0.6  # seconds between two cubes
 
-    def play(self, draw: dict[str, Any], events: list[dict[str, Any]], step: float = 0.35) -> None:
+    def play(self, draw: Any, events: list[dict[str, Any]], step: float | None = None) -> None:
+        step = self.STEP if step is None else step
         self.draw = draw
-        n = len(draw["drawn"])
+        nonce, _reason, bag, drawn = _cube_kinds(draw)
+        n = len(drawn)
         self.title = ned_(
             edition(), "The dragon attacks! ({n} cube)", "The dragon attacks! ({n} cubes)", n
         ).format(n=n)
-        bag = ", ".join(f"{player_name(k)} {v}" for k, v in draw["bag"].items() if v)
-        self.bag_text = _("Bag before the draw: {bag} · draw #{nonce}").format(
-            bag=bag, nonce=draw["nonce"]
-        )
-        knocked = [e["player"] for e in events if e["event"] == "knocked_out"]
+        self.nonce_text = _("draw #{nonce}").format(nonce=nonce)
+        self.dismiss_text = _("Continue")
+        self.finished = False
+        self.shown = 0
+        counts = self.ids.bag
+        counts.clear_widgets()
+        for kind, count in bag:
+            if count:
+                counts.add_widget(BagCount(kind=kind, count=str(count)))
+        cubes = self.ids.cubes
+        cubes.clear_widgets()
+        side = self._cube_side(n)
+        cubes.spacing = 12 if n <= 6 else 8
+        for _i in range(n):
+            cubes.add_widget(CubeToken(size_hint=(None, None), size=(side, side),
+                                       font_size=max(36, int(side * 0.42))))  # fmt: skip
+        cubes.width = n * side + max(n - 1, 0) * cubes.spacing
+        self._verdict(events)
+        self._drawn = list(drawn)
+        self._step = step
+        if not self._drawn:
+            self.finished = True
+            return
+        Clock.schedule_once(self._next_cube, step)
+
+    def _cube_side(self, n: int) -> int:
+        room = 700  # the view's inside width at 800x480
+        return int(max(60, min(112, (room - 12 * max(n - 1, 0)) / max(n, 1))))
+
+    def _next_cube(self, dt: float) -> None:
+        tokens = list(reversed(self.ids.cubes.children))
+        if self.shown >= len(self._drawn) or self.shown >= len(tokens):
+            return
+        tokens[self.shown].kind = self._drawn[self.shown]
+        self.shown += 1
+        if self.shown == len(self._drawn):
+            self.finished = True  # the verdict shows with the last cube, Continue with it
+        else:
+            Clock.schedule_once(self._next_cube, self._step)
+
+    def _verdict(self, events: list[dict[str, Any]]) -> None:
         hurt: dict[str, int] = {}
+        left: dict[str, int] = {}
+        knocked: list[str] = []
         for e in events:
             if e["event"] == "damage":
                 hurt[e["player"]] = hurt.get(e["player"], 0) + 1
-        lines = [
-            ngettext("{p}: {n} damage", "{p}: {n} damage", n).format(p=player_name(p), n=n)
-            for p, n in hurt.items()
-        ]
-        for p in knocked:
-            out = _("{p} is knocked out!").format(p=player_name(p))
-            lines.append(f"[b][color=ff6655]{out}[/color][/b]")
-        self.outcome = "\n".join(lines) or _("Only black cubes: nobody is hurt.")
-        self.dismiss_text = _("Continue")
-        self.ids.cubes.clear_widgets()
-        self.finished = False
-        cubes = list(draw["drawn"])
-
-        def next_cube(dt: float) -> None:
-            if not cubes:
-                if knocked:  # a knock-out is read before it can be dismissed
-                    self.dismiss_text = _("Read: {players} knocked out").format(
-                        players=", ".join(player_name(p) for p in knocked)
-                    )
-                    Clock.schedule_once(lambda dt: setattr(self, "finished", True), 4 * step)
-                else:
-                    self.finished = True
-                return
-            cube = cubes.pop(0)
-            marks = {"black": "×", "ghost": _("gh")}  # never a player's letter
-            chip = CubeChip(text=marks.get(cube) or letter(cube))
-            chip.swatch = list(colour(cube))
-            chip.color = text_colour(cube)
-            self.ids.cubes.add_widget(chip)
-            Clock.schedule_once(next_cube, step)
-
-        Clock.schedule_once(next_cube, 0 if step == 0 else step)
+                if "health" in e:
+                    left[e["player"]] = e["health"]
+            elif e["event"] == "knocked_out" and e["player"] not in knocked:
+                knocked.append(e["player"])
+        box = self.ids.verdict
+        box.clear_widgets()
+        lines = []
+        for p in dict.fromkeys([*hurt, *knocked]):
+            n = hurt.get(p, 0)
+            damage = ngettext("{n} damage", "{n} damage", n).format(n=n) if n else ""
+            out = p in knocked
+            line = VerdictLine(kind=p, damage_text=damage, knocked_out=out)
+            if out:
+                line.health_text = _("knocked out!")
+            elif p in left:
+                line.health = str(left[p])
+                line.health_text = _("health left")
+            box.add_widget(line)
+            words = f"{player_name(p)}: {damage}" if damage else player_name(p)
+            if out:
+                words += " · " + _("{p} is knocked out!").format(p=player_name(p))
+            elif p in left:
+                words += " · " + ngettext("{n} health left", "{n} health left", left[p]).format(
+                    n=left[p]
+                )
+            lines.append(words)
+        box.cols = 2 if len(lines) > 2 else 1
+        nobody = _("Nobody is hurt.")
+        self.ids.nobody.text = "" if lines else nobody
+        self.outcome = "\n".join(lines) or nobody
