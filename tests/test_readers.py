@@ -214,3 +214,29 @@ def test_reader_specs(monkeypatch):
     ]:
         with pytest.raises(SpecError, match=reason):
             make_reader(bad)
+
+
+def test_a_reader_lost_as_soon_as_it_opens_backs_off_instead_of_spinning():
+    """A keyboard reader at the end of its stream opens fine and is lost at once: the
+    worker must wait before it opens it again (it used to reopen it at full speed)."""
+    statuses: list[str] = []
+    lost = threading.Event()
+    again = threading.Event()
+
+    def status(state, detail):
+        statuses.append(state.value)
+        if state.value == "lost":
+            lost.set()
+        elif state.value == "connected" and lost.is_set():
+            again.set()
+
+    worker = ReaderWorker(
+        WedgeDevice(stream=io.StringIO("")), lambda scan: None, status, backoff=(30.0, 60.0)
+    )
+    worker.start()
+    try:
+        assert lost.wait(30)
+        assert not again.wait(0.5)  # no reconnection for 30 s
+    finally:
+        worker.stop()
+    assert statuses.count("connected") == 1

@@ -334,3 +334,47 @@ def test_a_ranking_of_the_wrong_shape_is_no_ranking(tmp_path):
     with GameStore(path) as store:
         (game,) = store.games()
         assert game["ranking"] is None and game["damaged"] == ["ranking"]
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("commitment", b"A"), ("sealed_seed", b"\x00\xff"), ("created_at", b"\xff"),
+     ("server_seed", b"\xff"), ("ranking", b"\xff")],
+)  # fmt: skip
+def test_binary_cells_in_the_games_table_are_damage_not_tracebacks(tmp_path, column, value):
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        play_some(store.start(NEW), 1)
+    _attacker(path).execute(f"UPDATE games SET {column} = ?", [value])
+    with GameStore(path) as store:
+        (game,) = store.games()
+        json.dumps(game)  # listable and exportable as it stands
+        assert column in game["damaged"] or column == "sealed_seed"
+        if column in ("commitment", "sealed_seed"):
+            with pytest.raises(StoreError):
+                store.resume(1)
+        (check,) = verify_store(store)
+        assert not check.ok
+
+
+@pytest.mark.parametrize(
+    "body", ["[" * 100000 + "]" * 100000, "1" * 5000, b"\xff", b"{\xff}", "{}"]
+)
+def test_a_damaged_work_in_progress_row_reads_as_nothing(tmp_path, body):
+    with GameStore(tmp_path / "games.db") as store:
+        store.start(NEW)
+        store.db.execute("INSERT INTO in_progress (game, body) VALUES (1, ?)", [body])
+        assert store.in_progress(1) == {}
+
+
+def test_a_nul_in_the_path_is_a_clear_refusal(tmp_path):
+    with pytest.raises(StoreError, match="holds a NUL"):
+        GameStore(str(tmp_path / "a\x00b.db"))
+
+
+def test_reading_an_empty_file_makes_no_database_of_it(tmp_path):
+    empty = tmp_path / "e.db"
+    empty.touch()
+    with pytest.raises(StoreError, match="no game database"):
+        GameStore(empty, create=False)
+    assert empty.stat().st_size == 0

@@ -165,13 +165,18 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:
 def open_database(path: Path | str, *, create: bool = True) -> Database:
     """Open and migrate the game database; with ``create`` (for commands that write) a
     missing one is made, else it is refused (a command that only reads creates nothing)."""
+    if "\x00" in str(path):
+        raise StoreError(
+            N_("{path} is not a usable file name (it holds a NUL character)"),
+            path=str(path).replace("\x00", "\\0"),
+        )
     if str(path).strip() in ("", ":memory:") or str(path).startswith("file:"):
         raise StoreError(
             N_("{path} is not a file name: the game database must be a file"), path=str(path)
         )
     path = Path(path)
     try:
-        if not create and not path.exists():
+        if not create and (not path.exists() or (path.is_file() and path.stat().st_size == 0)):
             raise StoreError(N_("no game database at {database}"), database=str(path))
         if path.exists() and path.is_file() and 0 < path.stat().st_size < 100:
             raise StoreError(

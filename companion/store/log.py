@@ -165,6 +165,13 @@ class GameStore:
         out = []
         for row in rows:
             item = dict(zip(keys, row, strict=True))
+            damaged_text = [
+                key
+                for key in ("created_at", "edition", "status", "commitment", "server_seed", "head")
+                if item[key] is not None and not isinstance(item[key], str)
+            ]
+            for key in damaged_text:
+                item[key] = None  # a cell of the wrong type (bytes): named, never shown raw
             players = _json_or(row[3], list, None)
             if players is not None and not all(isinstance(p, str) for p in players):
                 players = None
@@ -173,7 +180,7 @@ class GameStore:
                 ranking = None
             item["players"] = players or []
             item["ranking"] = ranking
-            item["damaged"] = [
+            item["damaged"] = damaged_text + [
                 key
                 for key, raw, value in (("players", row[3], players), ("ranking", row[7], ranking))
                 if raw is not None and value is None
@@ -196,14 +203,17 @@ class GameStore:
         return row[0] if row else None
 
     def in_progress(self, game: int) -> dict[str, Any]:
-        """The table's work in progress on a game (see ``save_in_progress``)."""
-        row = self.db.execute("SELECT body FROM in_progress WHERE game = ?", [game]).fetchone()
-        if row is None:
-            return {}
+        """The table's work in progress on a game (see ``save_in_progress``); a damaged
+        row reads as nothing in progress (it must never stop the app at start)."""
         try:
-            body = json.loads(row[0])
-        except json.JSONDecodeError:
+            row = self.db.execute(
+                "SELECT CAST(body AS BLOB) FROM in_progress WHERE game = ?", [game]
+            ).fetchone()
+        except sqlite3.DatabaseError:
             return {}
+        if row is None or not isinstance(row[0], bytes):
+            return {}
+        body = _json_or(row[0], dict, {})
         return body if isinstance(body, dict) else {}
 
     def save_in_progress(self, game: int, body: dict[str, Any]) -> None:
@@ -267,6 +277,13 @@ class GameStore:
         if row is None:
             raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
         commitment, sealed, status, revealed = row
+        if not all(isinstance(v, str) for v in (commitment, sealed, status)) or not (
+            revealed is None or isinstance(revealed, str)
+        ):
+            raise StoreError(
+                N_("game {game}: its row in the games table is damaged (see audit verify)"),
+                game=game,
+            )
         if status == "abandoned" and not revealed:
             raise StoreError(
                 N_("game {game} was abandoned without its seed: there is nothing to resume"),
@@ -425,7 +442,7 @@ def _a_place(entry: Any) -> bool:
 def _json_or(text: Any, kind: type, default: Any) -> Any:
     """``text`` parsed as JSON if it is a ``kind``, else ``default`` (a damaged cell)."""
     try:
-        value = json.loads(text)
+        value = json.loads(text.decode("utf-8") if isinstance(text, bytes) else text)
     except (TypeError, ValueError, RecursionError):
         return default
     return value if isinstance(value, kind) else default

@@ -91,8 +91,8 @@ class ReaderWorker:
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue
-            delay = self.backoff[0]
             self._set(ReaderStatus.CONNECTED, self.device.name)
+            connected_at = self.clock()
             try:
                 self._read_until_fault()
             except ReaderFault as e:
@@ -105,6 +105,13 @@ class ReaderWorker:
                     self.device.close()
                 except Exception:  # noqa: BLE001
                     log.exception("reader %s failed to close", self.device.name)
+            if self.clock() - connected_at >= self.backoff[1]:
+                delay = self.backoff[0]  # it held a good while: this loss is a fresh one
+            elif not self._stop.is_set():
+                # lost as soon as it opened (a keyboard stream at its end, say): back off,
+                # or the worker would spin reopening it
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff[1])
 
     def _read_until_fault(self) -> None:
         while not self._stop.is_set():
