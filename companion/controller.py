@@ -37,10 +37,18 @@ from companion.catalog import UNTAGGED
 from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
 from companion.store import GameStore, StoreError
+from companion.store.log import undone_actions
 from companion.store.seal import SealError
 from companion.store.tags import Component, TagRegistry
 from companion.table import Table
-from companion.view import TableView, describe_action, describe_undo, make_view
+from companion.view import (
+    DrawView,
+    TableView,
+    describe_action,
+    describe_undo,
+    draws_from_log,
+    make_view,
+)
 
 
 class Signals(Protocol):
@@ -346,6 +354,12 @@ class Controller:
             unresumable=unresumable,
             danger_cards=danger,
         )
+
+    def logged_draws(self, game: int) -> tuple[DrawView, ...]:
+        """A game's draws as its log records them, undone ones marked (any game of the
+        database, on the table or not)."""
+        records = [r for r in self.store.records(game) if isinstance(r["body"], dict)]
+        return draws_from_log(records, undone_actions(records))
 
     # ---------------------------------------------------------------- actions
     def do(self, action: dict[str, Any]) -> bool:

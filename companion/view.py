@@ -192,6 +192,38 @@ def make_view(snap: Mapping[str, Any], **table: Any) -> TableView:
     )
 
 
+def draws_from_log(records: list[Mapping[str, Any]], undone: set[int]) -> tuple[DrawView, ...]:
+    """A game's draws as its log records them (``undone``: the seq numbers of the actions a
+    later undo took back): the audit of a game that is not on the table."""
+    seats: list[str] = []
+    edition = "clank"
+    out = []
+    for rec in records:
+        body = rec["body"]
+        if not isinstance(body, dict):
+            continue
+        if rec["kind"] == "new" and isinstance(body.get("setup"), dict):
+            seats = list(body["setup"].get("players") or [])
+            edition = str(body["setup"].get("edition") or "clank")
+        if rec["kind"] != "action":
+            continue
+        for d in body.get("draws") or []:
+            try:
+                out.append(
+                    DrawView(
+                        nonce=int(d["nonce"]),
+                        reason=str(d.get("reason", "attack")),
+                        count=int(d.get("count", len(d["drawn"]))),
+                        bag=bag_order(seats, d["bag"], ghosts=edition == "catacombs"),
+                        drawn=tuple(d["drawn"]),
+                        undone=rec["seq"] in undone,
+                    )
+                )
+            except (KeyError, TypeError, ValueError, AttributeError):
+                continue  # a damaged record: the audit's Verify names it
+    return tuple(out)
+
+
 # ------------------------------------------------------------ what just happened
 def describe_action(
     action: Mapping[str, Any], events: list[Mapping[str, Any]], edition: str

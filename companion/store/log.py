@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import sqlite3
@@ -138,7 +139,8 @@ class GameStore:
                     game=running,
                 ) from None
             damaged = key_path(self.path)
-            damaged.replace(damaged.with_name(damaged.name + ".damaged"))
+            with contextlib.suppress(FileNotFoundError):  # another program moved it already
+                damaged.replace(damaged.with_name(damaged.name + ".damaged"))
             return load_key(self.path, create=True)
 
     # ---------------------------------------------------------------- reading
@@ -331,7 +333,7 @@ class GameStore:
         Given ``records`` (a check of the whole log), the states that no recorded undo
         needs are not kept: the result is for reading, not for playing on.
         """
-        needed = _undone_actions(records) if records is not None else None
+        needed = undone_actions(records) if records is not None else None
         rows = _chained(game, iter(records) if records is not None else self.records(game))
         first = next(rows, None)
         if first is None or first["kind"] != "new" or not isinstance(first["body"], dict):
@@ -448,7 +450,7 @@ def _json_or(text: Any, kind: type, default: Any) -> Any:
     return value if isinstance(value, kind) else default
 
 
-def _undone_actions(records: list[dict[str, Any]]) -> set[int]:
+def undone_actions(records: list[dict[str, Any]]) -> set[int]:
     """The seq numbers of the action records that a later undo record takes back."""
     stack: list[int] = []
     undone: set[int] = set()

@@ -107,13 +107,16 @@ def fsync_folder(folder: Path) -> None:
 def load_key(db_path: Path, *, create: bool) -> bytes:
     """The key beside the database. With ``create``, a missing key is made (atomically)
     first; a damaged one is never replaced here (see GameStore.start)."""
+    path = key_path(db_path)
     try:
         return read_key(db_path)
     except SealError:
-        if not create or key_path(db_path).exists():
+        if not create:
             raise
+        if path.exists() or path.is_symlink():
+            # made meanwhile by another program (read it), or damaged (refused again)
+            return read_key(db_path)
     key = secrets.token_bytes(KEY_BYTES)
-    path = key_path(db_path)
     try:
         write_key_atomically(path, key)
     except OSError as e:

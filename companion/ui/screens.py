@@ -40,7 +40,7 @@ from companion.rules.setup import setup_checklist, unconfirmed_label
 from companion.store.tags import BulkEnrollment, Component, TagError, components, resolve
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.qr import ProofView
-from companion.view import DrawView, bag_order
+from companion.view import DrawView
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "es": "Español"}
 
@@ -550,48 +550,6 @@ def draw_line(d: DrawView) -> str:
     return line
 
 
-def logged_draws(store: Any, game: int) -> tuple[DrawView, ...]:
-    """A game's draws as its log records them, each marked undone when a later undo took
-    its action back: the audit of a game that is not on the table."""
-    records = [r for r in store.records(game) if isinstance(r["body"], dict)]
-    seats: list[str] = []
-    edition = "clank"
-    stack: list[int] = []
-    undone: set[int] = set()
-    for rec in records:
-        body = rec["body"]
-        if rec["kind"] == "new" and isinstance(body.get("setup"), dict):
-            seats = list(body["setup"].get("players") or [])
-            edition = str(body["setup"].get("edition") or "clank")
-        if rec["kind"] != "action":
-            continue
-        action = body.get("action")
-        if isinstance(action, dict) and action.get("do") == "undo":
-            if stack:
-                undone.add(stack.pop())
-        else:
-            stack.append(rec["seq"])
-    out = []
-    for rec in records:
-        if rec["kind"] != "action":
-            continue
-        for d in rec["body"].get("draws") or []:
-            try:
-                out.append(
-                    DrawView(
-                        nonce=int(d["nonce"]),
-                        reason=str(d.get("reason", "attack")),
-                        count=int(d.get("count", len(d["drawn"]))),
-                        bag=bag_order(seats, d["bag"], ghosts=edition == "catacombs"),
-                        drawn=tuple(d["drawn"]),
-                        undone=rec["seq"] in undone,
-                    )
-                )
-            except (KeyError, TypeError, ValueError, AttributeError):
-                continue  # a damaged record: Verify names it
-    return tuple(out)
-
-
 def game_date(created_at: str) -> str:
     """When a game was started, in the companion's local time (to the minute)."""
     try:
@@ -647,7 +605,7 @@ class AuditScreen(Screen):
             self.title_text = _("Audit: every draw of this game")
         else:
             row = ctl.store.game_row(game)
-            draws = logged_draws(ctl.store, game)
+            draws = ctl.logged_draws(game)
             commitment = row["commitment"]
             finished = row["status"] != "playing"
             self.title_text = _("Game {game} · {edition} · {date} · {status}").format(
