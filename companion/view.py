@@ -10,7 +10,7 @@ moment: the rules give codes and values.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import _, ed_, ned_, ngettext, player_name
@@ -100,7 +100,6 @@ class TableView:
     words: str = ""  # typed by the players for the client seed
     scoring: str | None = None  # whose deck is being scanned
     unresumable: tuple[int, str] | None = None  # (game, why) a game that cannot go on
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def player(self, name: str) -> PlayerView:
         for p in self.players:

@@ -45,3 +45,10 @@ def new_game(
 
 def do(game: Game, action: str, **fields: Any) -> list[dict[str, Any]]:
     return game.apply({"do": action, **fields})
+
+
+def popup(ui: Any, cls: type) -> Any:
+    """The pop-up of class ``cls`` open on the harness's window (the test fails if none)."""
+    found = [w for w in ui.window.children if isinstance(w, cls)]
+    assert found, f"no {cls.__name__} is open"
+    return found[0]

@@ -93,6 +93,11 @@ def standalone_verdict(path: Path, tmp_path: Path) -> tuple[int, str]:
     with export.open("w", encoding="utf-8") as out:
         export_game(store, 1, out)
     store.close()
+    return verify_file(export)
+
+
+def verify_file(export: Path) -> tuple[int, str]:
+    """The standalone verifier's exit status and output on an export file."""
     result = subprocess.run(
         [sys.executable, "-I", "-S", str(VERIFIER), str(export)],
         capture_output=True,
@@ -303,13 +308,7 @@ def export_lines(path: Path) -> list[dict]:
 def run_verifier(lines: list[dict], tmp_path: Path) -> tuple[int, str]:
     export = tmp_path / "forged.jsonl"
     export.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-I", "-S", str(VERIFIER), str(export)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return result.returncode, result.stdout + result.stderr
+    return verify_file(export)
 
 
 def test_an_export_cannot_vouch_for_its_own_bytes(finished_db, tmp_path):

@@ -22,6 +22,7 @@ from kivy.uix.label import Label  # noqa: E402
 
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens import Picker, PinPad, UntaggedPicker, player_actions  # noqa: E402
+from tests.helpers import popup  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 
 SEED = "5eed" * 16
@@ -34,12 +35,6 @@ def ui(tmp_path, monkeypatch):
     harness = Harness(tmp_path / "games.db")
     yield harness
     harness.close()
-
-
-def popup(ui: Harness, cls: type):
-    found = [w for w in ui.window.children if isinstance(w, cls)]
-    assert found, f"no {cls.__name__} is open"
-    return found[0]
 
 
 def seen_texts(ui: Harness) -> list[str]:

@@ -20,6 +20,7 @@ from companion.ui.qr import ProofView  # noqa: E402
 from companion.ui.screens import Confirm  # noqa: E402
 from companion.ui.widgets import AttackView, CubeToken, VerdictLine  # noqa: E402
 from companion.view import DrawView  # noqa: E402
+from tests.helpers import popup  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 
 SEED = "5eed" * 16
@@ -30,12 +31,6 @@ def ui(tmp_path):
     harness = Harness(tmp_path / "games.db")
     yield harness
     harness.close()
-
-
-def popup(ui: Harness, cls: type):
-    found = [w for w in ui.window.children if isinstance(w, cls)]
-    assert found, f"no {cls.__name__} is open"
-    return found[0]
 
 
 def tokens(view: AttackView) -> list[CubeToken]:

@@ -249,17 +249,4 @@ class TableScreen(Screen):
 
     def no_tag(self) -> None:
         """A revealed card without a tag: the table says which card it is."""
-        app: Any = App.get_running_app()
-        if hasattr(app, "pick_untagged_card"):
-            app.pick_untagged_card()
-            return
-        from companion.ui.screens import Picker
-
-        ctl = app.controller
-        Picker(
-            _("Which card was revealed?"),
-            [
-                (_("No tag: no dragon"), lambda: ctl.reveal_untagged(False)),
-                (_("No tag: dragon"), lambda: ctl.reveal_untagged(True)),
-            ],
-        ).open()
+        App.get_running_app().pick_untagged_card()
