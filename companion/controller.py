@@ -29,25 +29,35 @@ nothing; the game log itself only ever holds actions.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal, Protocol
 
+from companion.audit.check import GameCheck, export_game, verify_store
 from companion.catalog import UNTAGGED
 from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
+from companion.rules.setup import setup_checklist
 from companion.store import GameStore, StoreError
 from companion.store.log import undone_actions
 from companion.store.seal import SealError
-from companion.store.tags import Component, TagRegistry
+from companion.store.tags import Binding, BulkEnrollment, Component, TagRegistry, components
 from companion.table import Table
 from companion.view import (
+    AttackEvent,
     DrawView,
+    GameSummary,
+    Offer,
+    ScoreView,
     TableView,
+    attacks_from_events,
     describe_action,
     describe_undo,
     draws_from_log,
     make_view,
+    setting_label,
 )
 
 
@@ -57,14 +67,27 @@ class Signals(Protocol):
     def signal(self, pattern: str) -> None: ...
 
 
-@dataclass
-class Update:
-    """What the listeners hear after each thing that happened."""
+UpdateKind = Literal[
+    "action",  # an action was committed (``attacks``: the dragon attacks it caused)
+    "refill",  # the refill under way changed (a card revealed, taken back, cancelled)
+    "opening",  # the opening row changed
+    "scoring",  # another player's deck is being scanned
+    "rejected",  # the rules or the store refused: ``message`` says why
+    "unknown_tag",  # ``uid`` is bound to nothing
+    "seat",  # a player badge was scanned (``component``)
+    "game",  # a game started, resumed, closed or was abandoned
+    "ignored",  # a scan that means nothing now
+]
 
-    kind: str  # "action", "refill", "opening", "scoring", "rejected", "unknown_tag", "seat",
-    # "game", "ignored"
+
+@dataclass(frozen=True)
+class Update:
+    """What the listeners hear after each thing that happened: typed, never the rules'
+    own dicts."""
+
+    kind: UpdateKind
     message: str = ""
-    events: list[dict[str, Any]] = field(default_factory=list)
+    attacks: tuple[AttackEvent, ...] = ()
     uid: str | None = None
     component: Component | None = None
 
@@ -260,6 +283,7 @@ class Controller:
             return
         self.words = words
         self._save()
+        self._tell(Update("opening"))  # the client seed shown follows the words
 
     def _opening_card(self, c: Component, uid: str | None) -> None:
         assert self.table is not None and self.opening is not None
@@ -353,13 +377,174 @@ class Controller:
             scoring=self.scoring,
             unresumable=unresumable,
             danger_cards=danger,
+            scores=self._scores() if game.state.game_over else (),
         )
+
+    def _scores(self) -> tuple[ScoreView, ...]:
+        assert self.table is not None
+        game = self.table.game
+        edition = game.edition.name
+        return tuple(
+            ScoreView(
+                player=name,
+                qualifies=score.qualifies,
+                reason=score.reason,
+                parts=tuple(score.parts.items()),
+                total=score.total,
+                notes=tuple(c.localized(edition) for c in score.conditional),
+                deck=tuple(game.state.players[name].cards or ()),
+            )
+            for name, score in game.scores().items()
+        )
+
+    def score_of(self, player: str) -> ScoreView | None:
+        return next((s for s in self.view().scores if s.player == player), None)
 
     def logged_draws(self, game: int) -> tuple[DrawView, ...]:
         """A game's draws as its log records them, undone ones marked (any game of the
         database, on the table or not)."""
         records = [r for r in self.store.records(game) if isinstance(r["body"], dict)]
         return draws_from_log(records, undone_actions(records))
+
+    # ------------------------------------------------------ what screens ask
+    @property
+    def edition(self) -> str:
+        """The box on the table (its words name things on screen); "clank" with none."""
+        return self.table.game.edition.name if self.table is not None else "clank"
+
+    @property
+    def data_folder(self) -> Path:
+        """The folder of the database (exports go there when no USB stick is in)."""
+        return self.store.path.parent
+
+    def games(self) -> list[GameSummary]:
+        """Every game of the database, oldest first."""
+        return [GameSummary.from_row(row) for row in self.store.games()]
+
+    def game_summary(self, game: int) -> GameSummary | None:
+        return next((g for g in self.games() if g.id == game), None)
+
+    def chain_head(self, game: int) -> str:
+        """The newest hash of a game's log (what the table photographs)."""
+        return self.store.chain_head(game)
+
+    def verify(self, game: int) -> GameCheck:
+        """Re-check a game's log record by record (as ``audit verify`` does)."""
+        return verify_store(self.store, game)[0]
+
+    def export(self, game: int, out: IO[str]) -> int:
+        """Write a game's log as JSON Lines; returns the records written."""
+        return export_game(self.store, game, out)
+
+    def checklist(self) -> list[str]:
+        """What the table does by hand before the first turn, in words; the settings
+        that no rulebook prints are named for the table to check on its own board."""
+        if self.table is None:
+            return []
+        setup = self.table.setup
+        lines = setup_checklist(setup)
+        if setup.unconfirmed:
+            lines = lines[: -len(setup.unconfirmed)] + [
+                _("Check on your board: {what} is not printed in the rulebook.").format(
+                    what=setting_label(setup.edition, key)
+                )
+                for key in setup.unconfirmed
+            ]
+        return lines
+
+    def setup_numbers(self) -> tuple[int, int, list[str]] | None:
+        """The game's rage start, health and the unconfirmed settings in words."""
+        if self.table is None:
+            return None
+        setup = self.table.setup
+        labels = [setting_label(setup.edition, u) for u in setup.unconfirmed]
+        return setup.rage_start, setup.health, labels
+
+    def dungeon_cards(self) -> list[tuple[str, bool]]:
+        """The box's dungeon cards (name, shows the dragon symbol), by name: what the
+        table picks from when a revealed card carries no tag."""
+        if self.table is None:
+            return []
+        cards = self.table.game.catalog.cards.values()
+        found = {c.name: c.dragon_attack for c in cards if c.set in ("dungeon", "promo")}
+        return sorted(found.items(), key=lambda item: item[0].casefold())
+
+    def is_danger(self, card: str) -> bool:
+        if self.table is None:
+            return False
+        found = self.table.game.catalog.card(card)
+        return found is not None and found.danger
+
+    def offers(self, player: str) -> list[Offer]:
+        """What ``player`` may do now beyond clank: only what the rules allow (an artifact
+        already taken is not offered, nor escaping without an artifact, nor an item the
+        player cannot pay or the market no longer has, nor a prisoner already freed)."""
+        if self.table is None or self.phase != "playing":
+            return []
+        game = self.table.game
+        s = game.state
+        p = s.players.get(player)
+        if p is None or not p.playing or s.game_over:
+            return []
+        health = game.setup.health - p.damage
+        out: list[Offer] = []
+
+        def add(what: str, fields: dict[str, Any], name: str = "", value: int = 0) -> None:
+            action = {"do": what, **fields}
+            if what != "ghost":
+                action["player"] = player
+            out.append(Offer(what, action, name, value))
+
+        for n in (1, 2, 5):
+            add("gold", {"n": n}, value=n)
+        for n in (1, 7):
+            if p.gold >= n:
+                add("gold", {"n": -n}, value=-n)
+        if p.supply >= 1 and health > 1:  # chosen damage may not fill the meter
+            add("damage", {"n": 1, "voluntary": True}, value=1)
+        if p.damage > 0:
+            add("heal", {"n": 1}, value=1)
+        add("depths", {"in": not p.in_depths}, value=0 if p.in_depths else 1)
+        if p.artifacts and not p.in_depths:
+            add("escape", {})
+        for value in sorted(set(s.artifacts_left)):
+            add("artifact", {"value": value}, value=value)
+        for t in game.catalog.tokens_of("major_secret", "minor_secret"):
+            add("secret", {"name": t.name}, t.name)
+        market = {t.name: t for t in game.catalog.tokens_of("market", party=game.setup.party)}
+        for name, token in market.items():
+            price = token.cost if token.cost is not None else 7
+            crowns = token.effect("crowns") is not None
+            left = len(s.crowns_left) if crowns else s.stock.get(name, 0)
+            if p.gold >= price and left > 0:
+                add("buy", {"item": name}, name, price)
+        if s.stock.get("monkey idol", 0) > 0:
+            add("token", {"name": "monkey idol"}, "monkey idol")
+        if game.edition.name == "catacombs":
+            if p.supply >= 1:
+                add("shrine", {})
+            if s.ghost_treasury > 0:
+                add("ghost", {})
+            freed = Counter(name for q in s.players.values() for name in q.prisoners)
+            for t in game.catalog.tokens_of("prisoner"):
+                if freed[t.name] < t.count:
+                    add("prisoner", {"name": t.name}, t.name)
+        return out
+
+    def tag(self, uid: str) -> Component | None:
+        """What a tag is bound to (None: nothing)."""
+        return self.registry.lookup(uid)
+
+    def bulk_enrollment(self, edition: str) -> BulkEnrollment:
+        """Walk a box's dungeon cards, binding each scanned tag to the next card."""
+        return BulkEnrollment(self.registry, components(edition, ("card",), ("dungeon",)))
+
+    def tag_count(self) -> int:
+        return len(self.registry.bindings())
+
+    def bind_tag(self, uid: str, component: Component, *, rebind: bool) -> Binding:
+        """Bind a tag to a component (raises TagError with the reason)."""
+        return self.registry.bind(uid, component, rebind=rebind)
 
     # ---------------------------------------------------------------- actions
     def do(self, action: dict[str, Any]) -> bool:
@@ -385,7 +570,10 @@ class Controller:
             message = describe_undo(undone, edition)
         else:
             message = describe_action(self.table.game.last_action or action, events, edition)
-        self._tell(Update("action", message, events))
+        attacks: tuple[AttackEvent, ...] = ()
+        if any(e["event"] == "draw" for e in events):
+            attacks = attacks_from_events(events, {d.nonce: d for d in self.view().draws})
+        self._tell(Update("action", message, attacks))
         return True
 
     def clank(self, n: int, player: str | None = None) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import _, ed_, ned_, ngettext, player_name
+from companion.rules.setup import unconfirmed_label
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ class TableView:
     words: str = ""  # typed by the players for the client seed
     scoring: str | None = None  # whose deck is being scanned
     unresumable: tuple[int, str] | None = None  # (game, why) a game that cannot go on
+    scores: tuple[ScoreView, ...] = ()  # once the game is over
 
     def player(self, name: str) -> PlayerView:
         for p in self.players:
@@ -110,6 +112,117 @@ class TableView:
     @property
     def winner(self) -> str | None:
         return self.ranking[0].player if self.ranking else None
+
+
+@dataclass(frozen=True)
+class ScoreView:
+    """One player's score at the end, as the scoring screen shows it."""
+
+    player: str
+    qualifies: bool
+    reason: str  # why the player scores nothing ("no artifact", ...), else ""
+    parts: tuple[tuple[str, int], ...]  # ("artifacts", 20), ("gold", 7), ...
+    total: int
+    notes: tuple[str, ...]  # the conditional VP explained, one line each, in words
+    deck: tuple[str, ...]  # the cards scanned into the player's deck, in order
+
+
+@dataclass(frozen=True)
+class HurtView:
+    """What one draw did to one player."""
+
+    player: str
+    damage: int
+    health: int | None  # health left after the draw (None: not told)
+    knocked_out: bool
+
+
+@dataclass(frozen=True)
+class AttackEvent:
+    """One dragon attack as an event: the draw, then what it did to each player."""
+
+    draw: DrawView
+    hurt: tuple[HurtView, ...]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One thing a player may do now, two taps from their panel: ``what`` names it (the
+    screen chooses the words), ``action`` is the table-script action it commits."""
+
+    what: str  # "gold", "damage", "heal", "depths", "escape", "artifact", "secret", ...
+    action: Mapping[str, Any]
+    name: str = ""  # the token, secret, item or prisoner
+    n: int = 0  # gold or health; the artifact's value; the item's price
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game of the database, as the past-games list and the audit show it."""
+
+    id: int
+    created_at: str | None
+    edition: str | None
+    players: tuple[str, ...]
+    status: str | None
+    commitment: str | None
+    server_seed: str | None
+    ranking: tuple[PlaceView, ...] | None
+    actions: int
+    head: str | None
+    damaged: tuple[str, ...] = ()  # cells of the wrong type, never shown raw
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> GameSummary:
+        ranking = row.get("ranking")
+        return cls(
+            id=int(row["id"]),
+            created_at=row.get("created_at"),
+            edition=row.get("edition"),
+            players=tuple(p for p in row.get("players") or [] if isinstance(p, str)),
+            status=row.get("status"),
+            commitment=row.get("commitment"),
+            server_seed=row.get("server_seed"),
+            ranking=None
+            if ranking is None
+            else tuple(PlaceView(r["place"], r["player"], r["score"]) for r in ranking),
+            actions=int(row.get("actions") or 0),
+            head=row.get("head"),
+            damaged=tuple(row.get("damaged") or ()),
+        )
+
+
+def attacks_from_events(
+    events: list[Mapping[str, Any]], draws: Mapping[int, DrawView]
+) -> tuple[AttackEvent, ...]:
+    """The dragon attacks among one action's events (a refill's attack, then a
+    countdown's or an out player's draw): each draw (as ``draws``, by nonce, records it,
+    bag included) with the damage that followed it."""
+    out: list[tuple[DrawView, dict[str, list[Any]]]] = []
+    for e in events:
+        kind = e.get("event")
+        if kind == "draw":
+            nonce = int(e["nonce"])
+            draw = draws.get(nonce) or DrawView(
+                nonce=nonce,
+                reason=str(e.get("reason", "attack")),
+                count=int(e.get("count", len(e["drawn"]))),
+                bag=(),
+                drawn=tuple(e["drawn"]),
+                undone=False,
+            )
+            out.append((draw, {}))
+        elif out and kind in ("damage", "knocked_out"):
+            hurt = out[-1][1].setdefault(e["player"], [0, None, False])
+            if kind == "damage":
+                hurt[0] += 1
+                hurt[1] = e.get("health", hurt[1])
+            else:
+                hurt[2] = True
+    return tuple(
+        AttackEvent(draw, tuple(HurtView(p, d, h, k) for p, (d, h, k) in hurt.items()))
+        for draw, hurt in out
+    )
 
 
 def bag_order(
@@ -221,6 +334,16 @@ def draws_from_log(records: list[Mapping[str, Any]], undone: set[int]) -> tuple[
             except (KeyError, TypeError, ValueError, AttributeError):
                 continue  # a damaged record: the audit's Verify names it
     return tuple(out)
+
+
+def setting_label(edition: str, key: str) -> str:
+    """A setting that no rulebook prints ('starting_clank.5'), in words."""
+    base, _dot, players = key.partition(".")
+    if base == "rage_start" and players:
+        return ed_(edition, "where the dragon starts with {n} players").format(n=players)
+    if base == "starting_clank" and players:
+        return ed_(edition, "the starting clank of seat {n}").format(n=players)
+    return unconfirmed_label(edition, key)
 
 
 # ------------------------------------------------------------ what just happened

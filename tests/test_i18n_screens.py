@@ -36,6 +36,7 @@ from kivy.uix.widget import Widget  # noqa: E402
 from companion import i18n  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from companion.view import DrawView, attacks_from_events  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 SLACK = 1.0  # pixels of rounding
@@ -241,12 +242,13 @@ def tour(ui: Harness) -> Iterator[str]:
     wait_attack(ui)
     yield "attack"
     close_popups(ui)
-    app.show_attack(
-        {"nonce": 12, "bag": {"black": 17, "red": 9, "yellow": 11, "green": 4, "blue": 22},
-         "drawn": ["red", "yellow", "yellow", "black", "green", "blue", "blue"]},
-        [{"event": "damage", "player": p} for p in ("red", "yellow", "yellow", "green")]
-        + [{"event": "knocked_out", "player": p} for p in ("yellow", "green")],
-    )  # fmt: skip
+    bag = (("black", 17), ("red", 9), ("yellow", 11), ("green", 4), ("blue", 22))
+    drawn = ("red", "yellow", "yellow", "black", "green", "blue", "blue")
+    draw = DrawView(12, "attack", 7, bag, drawn, False)
+    events = [{"event": "draw", "nonce": 12}]
+    events += [{"event": "damage", "player": p} for p in ("red", "yellow", "yellow", "green")]
+    events += [{"event": "knocked_out", "player": p} for p in ("yellow", "green")]
+    app.show_attacks(attacks_from_events(events, {12: draw}))
     wait_attack(ui)
     yield "attack-knock-outs"
     close_popups(ui)

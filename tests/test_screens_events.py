@@ -19,7 +19,7 @@ from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.qr import ProofView  # noqa: E402
 from companion.ui.screens import Confirm  # noqa: E402
 from companion.ui.widgets import AttackView, CubeToken, VerdictLine  # noqa: E402
-from companion.view import DrawView  # noqa: E402
+from companion.view import DrawView, attacks_from_events  # noqa: E402
 from tests.helpers import popup  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 
@@ -119,7 +119,8 @@ def test_a_knock_out_is_told_after_the_last_cube_with_health_left(ui):
         {"event": "knocked_out", "player": "yellow", "in_depths": False},
         {"event": "damage", "player": "red", "health": 7},
     ]
-    ui.app.show_attack(draw, events)
+    (attack,) = attacks_from_events(events, {7: draw})
+    ui.app.show_attacks((attack,))
     view = ui.app.attack_view
     cubes = tokens(view)
     for _ in range(3):

@@ -27,7 +27,6 @@ from companion.store import GameStore  # noqa: E402
 from companion.store.seal import key_path  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.screens import chain_head  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 
@@ -188,7 +187,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
             ui.frames(2, seconds=0.3)
         else:
             dismiss_attack(ui)
-    assert ui.app.attack_view.ids.dismiss.text == "Continue"
+    assert view.ids.dismiss.text == "Continue" and ui.app.attack_view is None
     snap = ui.snapshot
     assert snap["game_over"] and len(snap["draws"]) == attacks
     assert ui.app.screens.current == "scoring"
@@ -491,7 +490,7 @@ def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(
     ctl.do({"do": "damage", "player": "blue", "n": 10})
     ui.frames(2)
     assert ui.app.screens.current == "scoring"
-    head = chain_head(ui.store, ctl.game_id)
+    head = ctl.chain_head(ctl.game_id)
     assert len(head) == 64
     scoring = ui.app.screens.get_screen("scoring")
     groups = [head[i : i + 8] for i in range(0, 64, 8)]

@@ -190,6 +190,13 @@ class GameStore:
             out.append(item)
         return out
 
+    def chain_head(self, game: int) -> str:
+        """The newest hash of a game's log ("" for a game with no record)."""
+        row = self.db.execute(
+            "SELECT hash FROM log WHERE game = ? ORDER BY seq DESC LIMIT 1", [game]
+        ).fetchone()
+        return row[0] if row and isinstance(row[0], str) else ""
+
     def game_row(self, game: int) -> dict[str, Any]:
         for item in self.games():
             if item["id"] == game:

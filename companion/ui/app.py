@@ -54,6 +54,7 @@ from companion.ui.screens import (
 )
 from companion.ui.table import TableScreen
 from companion.ui.widgets import AttackView, NewGameScreen, StatusBar
+from companion.view import AttackEvent
 
 log = logging.getLogger(__name__)
 
@@ -209,10 +210,12 @@ class CompanionApp(App):
         self.redraw()
 
     def redraw(self) -> None:
-        snap = self.controller.snapshot()
+        """The current screen, from one view of the controller."""
         screen = self.screens.current_screen
-        if snap is not None and hasattr(screen, "redraw"):
-            screen.redraw(snap)
+        if hasattr(screen, "redraw"):
+            view = self.controller.view()
+            if view.players:
+                screen.redraw(view)
         if isinstance(screen, NewGameScreen):
             screen.show_unresumable()
 
@@ -234,29 +237,40 @@ class CompanionApp(App):
                 self.screens.current = home
         self.redraw()
         if update.kind in ("rejected", "unknown_tag", "ignored", "refill", "seat", "opening"):
-            self.status.text = update.message
+            if update.message:
+                self.status.text = update.message
         elif update.kind in ("action", "game", "scoring"):
             self.status.text = self.ready_text
         if update.kind == "seat" and self.screens.current == "newgame" and update.component:
             self.screens.get_screen("newgame").toggle_seat(update.component.name)
         if update.kind == "unknown_tag" and update.uid:
             self.choose_binding(update.uid, rebind=False, then=self._tell_status)
-        draws = [e for e in update.events if e["event"] == "draw"]
-        if draws:
-            view = self.controller.view()
-            if view.draws:
-                self.show_attack(view.draws[-1], update.events)
+        if update.attacks:
+            self.show_attacks(update.attacks)
 
     def _tell_status(self, message: str) -> None:
         self.status.text = message
 
-    def show_attack(self, draw: Any, events: list[dict[str, Any]]) -> None:
-        """The attack as an event (a DrawView, or a draw as the snapshot has it)."""
-        if self.attack_view is not None:
-            self.attack_view.dismiss()
-        self.attack_view = AttackView()
-        self.attack_view.open()
-        self.attack_view.play(draw, events)
+    def show_attacks(self, attacks: tuple[AttackEvent, ...]) -> None:
+        """The dragon's attacks as events, one after the other (a refill's attack, then
+        a countdown's draw): each one's Continue opens the next."""
+        old, self.attack_view = self.attack_view, None
+        if old is not None:
+            old.dismiss()  # a newer attack replaces it (its queue is dropped)
+        if not attacks:
+            return
+        first, rest = attacks[0], attacks[1:]
+        view = AttackView()
+        self.attack_view = view
+        view.bind(on_dismiss=lambda v: self._attack_closed(v, rest))
+        view.open()
+        view.play(first)
+
+    def _attack_closed(self, view: AttackView, rest: tuple[AttackEvent, ...]) -> None:
+        if self.attack_view is view:
+            self.attack_view = None
+            if rest:
+                Clock.schedule_once(lambda dt: self.show_attacks(rest), 0)
 
     # ------------------------------------------------------------- pop-ups
     def open_menu(self) -> None:
@@ -304,7 +318,7 @@ class CompanionApp(App):
     def confirm_attack(self) -> None:
         """A card's dragon attack: drawn only once the table confirms it."""
         ctl = self.controller
-        n = ctl.view().next_attack if ctl.table is not None else 0
+        n = ctl.view().next_attack
         Confirm(
             _("A card makes the dragon attack?"),
             _("Yes, the dragon attacks"),
@@ -402,8 +416,7 @@ class CompanionApp(App):
     def open_scan_drawer(self) -> None:
         """The simulated reader: pick a component to 'scan' it."""
         ctl = self.controller
-        table = ctl.table
-        edition = table.game.edition.name if table is not None else "clank"
+        edition = ctl.edition
         entries: list[tuple[str, Callable[[], Any]]] = []
         if ctl.refill is not None:
             entries += [
@@ -431,13 +444,13 @@ class CompanionApp(App):
     def choose_binding(self, uid: str, *, rebind: bool, then: Callable[[str], None]) -> None:
         """An unknown (or re-bound) tag: the table says which component carries it."""
         ctl = self.controller
-        edition = ctl.table.game.edition.name if ctl.table is not None else "clank"
+        edition = ctl.edition
         if self.screens.current == "tags":
             edition = self.screen("tags").edition
 
         def bind(component: Any) -> None:
             try:
-                binding = ctl.registry.bind(uid, component, rebind=rebind)
+                binding = ctl.bind_tag(uid, component, rebind=rebind)
             except TagError as e:
                 then(e.localized())
                 return

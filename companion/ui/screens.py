@@ -32,15 +32,13 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
-from companion.audit.check import export_game, verify_store
 from companion.config import LANGUAGES
 from companion.i18n import N_, Msg, _, ed_, localized, ngettext, pgettext, player_name
 from companion.pin import MAX_DIGITS, Lockout, hash_pin
-from companion.rules.setup import setup_checklist, unconfirmed_label
 from companion.store.tags import BulkEnrollment, Component, TagError, components, resolve
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.qr import ProofView
-from companion.view import DrawView
+from companion.view import DrawView, GameSummary, Offer, TableView
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "es": "Español"}
 
@@ -69,13 +67,6 @@ def big_button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
     return button
 
 
-def chain_head(store: Any, game: int) -> str:
-    row = store.db.execute(
-        "SELECT hash FROM log WHERE game = ? ORDER BY seq DESC LIMIT 1", [game]
-    ).fetchone()
-    return row[0] if row else ""
-
-
 def grouped(digits: str, per_line: int = 4) -> str:
     """A hash to read aloud or photograph: groups of 8 digits, ``per_line`` to a line
     (64 hex digits: two lines of four groups)."""
@@ -92,7 +83,7 @@ def export_folder() -> Path:
                 for stick in sticks:
                     if os.access(stick, os.W_OK):
                         return stick
-    return app().store.path.parent / "exports"
+    return app().controller.data_folder / "exports"
 
 
 # --------------------------------------------------------------------- pop-ups
@@ -157,13 +148,8 @@ class UntaggedPicker(ModalView):
         super().__init__(size_hint=(0.98, 0.96), **kw)
         self.title = _("Which card was revealed?")
         ctl = app().controller
-        catalog = ctl.table.game.catalog if ctl.table is not None else None
-        self.edition = catalog.edition.name if catalog is not None else "clank"
-        cards = catalog.cards.values() if catalog is not None else []
-        self.cards = sorted(
-            {c.name: c.dragon_attack for c in cards if c.set in ("dungeon", "promo")}.items(),
-            key=lambda item: item[0].casefold(),
-        )
+        self.edition = ctl.edition
+        self.cards = ctl.dungeon_cards()
         self.show_cards()
 
     def close(self) -> None:
@@ -237,57 +223,41 @@ def catalog_components(edition: str, *, cards: tuple[str, ...], tokens: bool) ->
 
 def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
     """What a player can do beyond clank, two taps from their panel: only what the rules
-    allow now, as the controller's view tells it (an artifact already taken is not
-    offered, nor escaping without an artifact, nor paying gold the player lacks)."""
+    allow now (the controller's offers), each in the table's words."""
     ctl = app().controller
-    view = ctl.view()
-    table = ctl.table
-    catalog = table.game.catalog
-    p = view.player(player)
-    edition = view.edition
-    out: list[tuple[str, Callable[[], Any]]] = []
-    if p.out or view.game_over:
-        return out
+    edition = ctl.edition
+    return [(offer_label(o, edition), lambda a=o.action: ctl.do(dict(a)))
+            for o in ctl.offers(player)]  # fmt: skip
 
-    def add(label: str, do: str, **fields: Any) -> None:
-        action = {"do": do, **fields} if do == "ghost" else {"do": do, "player": player, **fields}
-        out.append((label, lambda: ctl.do(action)))
 
-    add(_("Gold +1"), "gold", n=1)
-    add(_("Gold +2"), "gold", n=2)
-    add(_("Gold +5"), "gold", n=5)
-    if p.gold >= 1:
-        add(_("Gold −1"), "gold", n=-1)
-    if p.gold >= 7:
-        add(_("Gold −7"), "gold", n=-7)
-    if p.supply >= 1 and p.health > 1:  # chosen damage may not fill the meter
-        add(_("Take 1 damage"), "damage", n=1, voluntary=True)
-    if p.health < p.max_health:
-        add(_("Heal 1"), "heal", n=1)
-    if p.in_depths:
-        add(ed_(edition, "Leave the Depths"), "depths", **{"in": False})
-    else:
-        add(ed_(edition, "Enter the Depths"), "depths", **{"in": True})
-    if p.artifacts and not p.in_depths:
-        add(_("Escape with an artifact"), "escape")
-    for value in sorted(set(view.artifacts_left)):
-        add(_("Artifact {name}").format(name=value), "artifact", value=value)
-    for t in catalog.tokens_of("major_secret", "minor_secret"):
-        add(ed_(edition, "Secret: {name}").format(name=t.name), "secret", name=t.name)
-    for name, token in {t.name: t for t in catalog.tokens_of("market", party=view.party)}.items():
-        price = token.cost if token.cost is not None else 7
-        if p.gold >= price:
-            add(_("Buy {name} ({price} gold)").format(name=name, price=price), "buy", item=name)
-    add(ed_(edition, "Monkey idol"), "token", name="monkey idol")
-    if edition == "catacombs":
-        if p.supply >= 1:
-            add(_("Mark a wayshrine"), "shrine")
-        ghosts = catalog.edition.ghost_cubes - view.ghosts_in_area - dict(view.bag).get("ghost", 0)
-        if ghosts > 0:
-            add(_("A ghost appears"), "ghost")
-        for name in dict.fromkeys(t.name for t in catalog.tokens_of("prisoner")):
-            add(_("Free prisoner: {name}").format(name=name), "prisoner", name=name)
-    return out
+def offer_label(o: Offer, edition: str) -> str:
+    if o.what == "gold":
+        labels = {1: _("Gold +1"), 2: _("Gold +2"), 5: _("Gold +5"), -1: _("Gold −1"),
+                  -7: _("Gold −7")}  # fmt: skip
+        return labels.get(o.n, f"{o.n:+d}")
+    if o.what == "damage":
+        return _("Take 1 damage")
+    if o.what == "heal":
+        return _("Heal 1")
+    if o.what == "depths":
+        return ed_(edition, "Enter the Depths") if o.n else ed_(edition, "Leave the Depths")
+    if o.what == "escape":
+        return _("Escape with an artifact")
+    if o.what == "artifact":
+        return _("Artifact {name}").format(name=o.n)
+    if o.what == "secret":
+        return ed_(edition, "Secret: {name}").format(name=o.name)
+    if o.what == "buy":
+        return _("Buy {name} ({price} gold)").format(name=o.name, price=o.n)
+    if o.what == "token":
+        return ed_(edition, "Monkey idol") if o.name == "monkey idol" else o.name
+    if o.what == "shrine":
+        return _("Mark a wayshrine")
+    if o.what == "ghost":
+        return _("A ghost appears")
+    if o.what == "prisoner":
+        return _("Free prisoner: {name}").format(name=o.name)
+    return o.what
 
 
 def docked_keyboard_height() -> float:
@@ -311,30 +281,22 @@ class OpeningScreen(Screen):
     row_text = StringProperty("")
     seed_text = StringProperty("")
 
-    def redraw(self, snap: dict[str, Any]) -> None:
+    def redraw(self, view: TableView) -> None:
         ctl = app().controller
-        setup = ctl.table.setup
-        lines = setup_checklist(setup)
-        if setup.unconfirmed:  # the settings no rulebook prints, in words, not as keys
-            lines = lines[: -len(setup.unconfirmed)] + [
-                _("Check on your board: {what} is not printed in the rulebook.").format(
-                    what=setting_label(setup.edition, key)
-                )
-                for key in setup.unconfirmed
-            ]
-        self.checklist = "\n".join(f"• {line}" for line in lines)
-        self.commitment = snap["commitment"]
-        self.commitment_text = grouped(snap["commitment"], per_line=2)
-        row = [c["name"] for c in ctl.opening or []]
-        size = ctl.table.game.edition.row_size
+        self.checklist = "\n".join(f"• {line}" for line in ctl.checklist())
+        self.commitment = view.commitment
+        self.commitment_text = grouped(view.commitment, per_line=2)
+        row = list(view.opening or ())
         self.row_text = _("Opening row ({n} of {size}): {cards}").format(
-            n=len(row), size=size, cards=", ".join(row) or _("scan the cards as you deal them")
+            n=len(row),
+            size=view.row_size,
+            cards=", ".join(row) or _("scan the cards as you deal them"),
         )
         seed = ctl.client_seed()
         self.seed_text = _("Client seed: {seed}").format(seed=seed or _("(empty)"))
         words = self.ids.words
-        if words.text != ctl.words and not words.focus:
-            words.text = ctl.words
+        if words.text != view.words and not words.focus:
+            words.text = view.words
 
     keyboard_room = NumericProperty(0)  # the on-screen keyboard's height, while typing
 
@@ -374,16 +336,15 @@ class ScoringScreen(Screen):
     qr_data = StringProperty("")
     players = ListProperty([])
 
-    def redraw(self, snap: dict[str, Any] | None = None) -> None:
-        ctl = app().controller
-        view = ctl.view()
-        snap = ctl.snapshot()
-        if snap is None or not view.players:
+    def redraw(self, view: TableView | None = None) -> None:
+        if view is None:
+            view = app().controller.view()
+        if not view.players:
             return
         self.players = [p.name for p in view.players]
-        self.player = ctl.scoring or self.players[0]
+        self.player = view.scoring or self.players[0]
         self._show_winner(view)
-        self._show_player(view, snap)
+        self._show_player(view)
         self._show_selector(view)
         self._show_proof(view)
 
@@ -412,11 +373,10 @@ class ScoringScreen(Screen):
             )
         self.ranking_text = "\n".join(rows)
 
-    def _show_player(self, view: Any, snap: dict[str, Any]) -> None:
+    def _show_player(self, view: TableView) -> None:
         ctl = app().controller
-        p = snap["players"][self.player]
-        detail = p.get("score_detail") or {}
-        cards = ctl.deck(self.player)
+        score = next((s for s in view.scores if s.player == self.player), None)
+        cards = list(score.deck) if score is not None else []
         self.heading = ngettext(
             "{player}: {n} card scanned. Tap a card to take it out.",
             "{player}: {n} cards scanned. Tap a card to take it out.",
@@ -443,17 +403,14 @@ class ScoringScreen(Screen):
             "no artifact": _("no artifact"),
             "knocked out in the Depths": ed_(edition, "knocked out in the Depths"),
         }
-        parts = detail.get("parts", {})
-        lines = [f"{names.get(k, k.replace('_', ' ').capitalize())}: {v}" for k, v in parts.items()]
-        if detail and not detail.get("qualifies", True):
-            reason = detail.get("reason") or ""
-            lines.insert(0, f"[color=ff8866]{reasons.get(reason, reason)}[/color]")
+        parts = score.parts if score is not None else ()
+        lines = [f"{names.get(k, k.replace('_', ' ').capitalize())}: {v}" for k, v in parts]
+        if score is not None and not score.qualifies:
+            lines.insert(0, f"[color=ff8866]{reasons.get(score.reason, score.reason)}[/color]")
         total = _("Total")
-        lines.append(f"[b]{total}: {detail.get('total', 0)}[/b]")
+        lines.append(f"[b]{total}: {score.total if score is not None else 0}[/b]")
         self.parts_text = "\n".join(lines)
-        score = ctl.table.game.scores().get(self.player) if ctl.table is not None else None
-        conditional = score.conditional if score is not None else []
-        self.notes_text = "\n".join(c.localized(edition) for c in conditional)
+        self.notes_text = "\n".join(score.notes) if score is not None else ""
         grid = self.ids.deck
         grid.clear_widgets()
         for name, n in sorted(Counter(cards).items()):
@@ -493,12 +450,11 @@ class ScoringScreen(Screen):
                 )
             )
 
-    def _show_proof(self, view: Any) -> None:
-        ctl = app().controller
+    def _show_proof(self, view: TableView) -> None:
         seed = view.server_seed or ""
         self.seed_text = grouped(seed, per_line=2)
-        game = ctl.game_id
-        head = chain_head(ctl.store, game) if game else ""
+        game = view.game
+        head = view.head
         self.head_text = grouped(head, per_line=2)
         self.qr_data = proof_data(game, view.commitment, seed, view.client_seed, head)
 
@@ -508,7 +464,7 @@ class ScoringScreen(Screen):
 
     def add_card(self) -> None:
         ctl = app().controller
-        edition = ctl.table.game.edition.name
+        edition = ctl.edition
         picks = catalog_components(
             edition, cards=("starter", "reserve", "dungeon", "promo"), tokens=False
         )
@@ -604,30 +560,34 @@ class AuditScreen(Screen):
             finished = ctl.phase in ("scoring", "abandoned")
             self.title_text = _("Audit: every draw of this game")
         else:
-            row = ctl.store.game_row(game)
+            summary = ctl.game_summary(game)
+            if summary is None:
+                self.title_text = _("Audit: every draw of this game")
+                self.draws_text = _("No game is open.")
+                self.game_text = self.head_text = self.head_note = ""
+                return
             draws = ctl.logged_draws(game)
-            commitment = row["commitment"]
-            finished = row["status"] != "playing"
+            commitment = summary.commitment or ""
+            finished = summary.status != "playing"
+            status = summary.status or ""
             self.title_text = _("Game {game} · {edition} · {date} · {status}").format(
                 game=game,
-                edition=edition_title(row["edition"]),
-                date=game_date(row["created_at"]),
-                status=_(GAME_STATUS.get(row["status"], row["status"])),
+                edition=edition_title(summary.edition or ""),
+                date=game_date(summary.created_at or ""),
+                status=_(GAME_STATUS.get(status, status)),
             )
             places = [
                 _("{place}. {player}: {score} VP").format(
-                    place=r["place"],
-                    player=player_name(r["player"], capital=True),
-                    score=r["score"],
+                    place=r.place, player=player_name(r.player, capital=True), score=r.score
                 )  # fmt: skip
-                for r in row["ranking"] or []
+                for r in summary.ranking or ()
             ]
             self.ranking_text = "   ".join(places)
         self.draws_text = "\n".join(draw_line(d) for d in draws) or _("No draws yet.")
         self.game_text = _("Game {game} · commitment {commitment}").format(
             game=game, commitment=commitment
         )
-        self.head_text = grouped(chain_head(ctl.store, game))
+        self.head_text = grouped(ctl.chain_head(game))
         self.head_note = (
             _("Chain head. Photograph this: it proves the game was not rewritten later")
             if finished
@@ -644,7 +604,7 @@ class AuditScreen(Screen):
         game = self.shown_game()
         if game is None:
             return
-        check = verify_store(app().controller.store, game)[0]
+        check = app().controller.verify(game)
         if not check.ok:
             self.result = _("NOT verified: {message}").format(message=localized(check.message))
             return
@@ -660,13 +620,12 @@ class AuditScreen(Screen):
         game = self.shown_game()
         if game is None:
             return
-        store = app().controller.store
         folder = export_folder()
         target = folder / f"clank-game-{game}.jsonl"
         try:
             folder.mkdir(parents=True, exist_ok=True)
             with open(target, "w", encoding="utf-8") as out:
-                count = export_game(store, game, out)
+                count = app().controller.export(game, out)
         except OSError as e:
             self.result = _("Export failed: {reason}").format(reason=e.strerror or e)
             return
@@ -692,7 +651,7 @@ class PastGamesScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        games = list(reversed(app().controller.store.games()))
+        games = list(reversed(app().controller.games()))
         self.summary = ngettext("{n} game", "{n} games", len(games)).format(n=len(games))
         grid = self.ids.games
         grid.clear_widgets()
@@ -700,7 +659,7 @@ class PastGamesScreen(Screen):
             grid.add_widget(
                 big_button(
                     past_game_text(g),
-                    lambda game=g["id"]: app().open_past_game(game),
+                    lambda game=g.id: app().open_past_game(game),
                     height=64,
                     font_size="20sp",
                     shorten=False,
@@ -713,15 +672,16 @@ class PastGamesScreen(Screen):
                                   size_hint_y=None, height=64))  # fmt: skip
 
 
-def past_game_text(g: dict[str, Any]) -> str:
+def past_game_text(g: GameSummary) -> str:
     """One past game on two lines: number, date, box, how it ended; players and winner."""
-    status = _(GAME_STATUS.get(g["status"], g["status"]))
-    first = f"#{g['id']} · {game_date(g['created_at'])} · {edition_title(g['edition'])} · {status}"
-    players = ", ".join(player_name(p) for p in g["players"] if isinstance(p, str))
-    ranking = g.get("ranking") or []
+    status = _(GAME_STATUS.get(g.status or "", g.status or ""))
+    when, box = game_date(g.created_at or ""), edition_title(g.edition or "")
+    first = f"#{g.id} · {when} · {box} · {status}"
+    players = ", ".join(player_name(p) for p in g.players)
+    ranking = g.ranking or ()
     if ranking:
         winner = _("{player} wins — {score}").format(
-            player=player_name(ranking[0]["player"], capital=True), score=ranking[0]["score"]
+            player=player_name(ranking[0].player, capital=True), score=ranking[0].score
         )
         return f"{first}\n{players} · {winner}"
     return f"{first}\n{players}"
@@ -742,15 +702,15 @@ class TagsScreen(Screen):
 
     def on_pre_enter(self, *args: Any) -> None:
         ctl = app().controller
-        if ctl.table is not None:
-            self.edition = ctl.table.game.edition.name
+        if ctl.phase != "none":
+            self.edition = ctl.edition
         self.refresh()
 
     def on_leave(self, *args: Any) -> None:
         self.stop()
 
     def refresh(self) -> None:
-        count = len(app().controller.registry.bindings())
+        count = app().controller.tag_count()
         self.summary = ngettext("{n} tag enrolled", "{n} tags enrolled", count).format(n=count)
         if self.mode == "":
             self.prompt = _("Choose what the next scans do.")
@@ -768,9 +728,7 @@ class TagsScreen(Screen):
     def _start(self, mode: str) -> None:
         self.mode = mode
         if mode == "bulk":
-            self.bulk = BulkEnrollment(
-                app().controller.registry, components(self.edition, ("card",), ("dungeon",))
-            )
+            self.bulk = app().controller.bulk_enrollment(self.edition)
             self.prompt = self.bulk.progress().localized()
         elif mode == "enroll":
             self.prompt = _("Scan the new tag.")
@@ -789,7 +747,6 @@ class TagsScreen(Screen):
 
     def scanned(self, uid: str) -> None:
         """A raw tag scan while this screen listens."""
-        registry = app().controller.registry
         if self.mode == "bulk" and self.bulk is not None:
             try:
                 binding = self.bulk.scanned(uid)
@@ -808,7 +765,7 @@ class TagsScreen(Screen):
             self.refresh()
             return
         if self.mode in ("enroll", "rebind"):
-            current = registry.lookup(uid)
+            current = app().controller.tag(uid)
             if current is not None and self.mode == "enroll":
                 self.prompt = _("{uid} is already {component}: use Re-bind").format(
                     uid=uid, component=current.localized()
@@ -941,16 +898,6 @@ def reader_label(spec: str) -> str:
             "fake": _("Simulated (no reader)")}.get(kind, kind)  # fmt: skip
 
 
-def setting_label(edition: str, key: str) -> str:
-    """A setting that no rulebook prints ('starting_clank.5'), in words."""
-    base, _dot, players = key.partition(".")
-    if base == "rage_start" and players:
-        return ed_(edition, "where the dragon starts with {n} players").format(n=players)
-    if base == "starting_clank" and players:
-        return ed_(edition, "the starting clank of seat {n}").format(n=players)
-    return unconfirmed_label(edition, key)
-
-
 class SettingsScreen(Screen):
     """For people: the language (the chosen one marked), the reader picked from a list,
     the pins in a table with their names; no file paths, no internal keys."""
@@ -986,14 +933,12 @@ class SettingsScreen(Screen):
         ctl = app().controller
         self.has_game = ctl.phase in ("opening", "playing")
         self.details = ""
-        if ctl.table is not None:
-            setup = ctl.table.setup
+        found = ctl.setup_numbers()
+        if found is not None:
+            rage_start, health, unconfirmed = found
             numbers = _("Edition numbers: rage start {r}, health {h}; unconfirmed: {u}")
             self.details = numbers.format(
-                r=setup.rage_start,
-                h=setup.health,
-                u=", ".join(setting_label(setup.edition, u) for u in setup.unconfirmed)
-                or _("none"),
+                r=rage_start, h=health, u=", ".join(unconfirmed) or _("none")
             )
 
     def choose_reader(self) -> None:

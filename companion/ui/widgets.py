@@ -25,7 +25,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from companion.i18n import _, localized, ned_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
-from companion.view import DrawView
+from companion.view import AttackEvent, HurtView
 
 SEAT_COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
 
@@ -103,8 +103,7 @@ class FitToggleButton(FitText, ToggleButton):
 def edition() -> str:
     """The edition on the table (its words name things on screen)."""
     app = App.get_running_app()
-    table = app.controller.table if app is not None else None
-    return table.game.edition.name if table is not None else "clank"
+    return app.controller.edition if app is not None else "clank"
 
 
 class NewGameScreen(Screen):
@@ -312,15 +311,6 @@ class VerdictLine(BoxLayout):
         self.ink = list(text_colour(self.kind))
 
 
-def _cube_kinds(draw: Any) -> tuple[int, str, tuple[tuple[str, int], ...], tuple[str, ...]]:
-    """(nonce, reason, bag, drawn) of a DrawView or of a draw as the snapshot has it."""
-    if isinstance(draw, DrawView):
-        return draw.nonce, draw.reason, draw.bag, draw.drawn
-    bag = draw["bag"]
-    pairs = tuple(bag.items()) if isinstance(bag, dict) else tuple(bag)
-    return draw["nonce"], draw.get("reason", "attack"), pairs, tuple(draw["drawn"])
-
-
 class AttackView(ModalView):
     """The dragon attack as an event: the bag's counts, then the cubes drawn one at a
     time, large and in the middle; the verdict (each player's damage, health left,
@@ -335,10 +325,11 @@ class AttackView(ModalView):
     draw = ObjectProperty(None)
     STEP = 0.6  # seconds between two cubes
 
-    def play(self, draw: Any, events: list[dict[str, Any]], step: float | None = None) -> None:
+    def play(self, attack: AttackEvent, step: float | None = None) -> None:
         step = self.STEP if step is None else step
+        draw = attack.draw
         self.draw = draw
-        nonce, _reason, bag, drawn = _cube_kinds(draw)
+        nonce, bag, drawn = draw.nonce, draw.bag, draw.drawn
         n = len(drawn)
         self.title = ned_(
             edition(), "The dragon attacks! ({n} cube)", "The dragon attacks! ({n} cubes)", n
@@ -360,7 +351,7 @@ class AttackView(ModalView):
             cubes.add_widget(CubeToken(size_hint=(None, None), size=(side, side),
                                        font_size=max(36, int(side * 0.42))))  # fmt: skip
         cubes.width = n * side + max(n - 1, 0) * cubes.spacing
-        self._verdict(events)
+        self._verdict(attack.hurt)
         self._drawn = list(drawn)
         self._step = step
         if not self._drawn:
@@ -383,37 +374,26 @@ class AttackView(ModalView):
         else:
             Clock.schedule_once(self._next_cube, self._step)
 
-    def _verdict(self, events: list[dict[str, Any]]) -> None:
-        hurt: dict[str, int] = {}
-        left: dict[str, int] = {}
-        knocked: list[str] = []
-        for e in events:
-            if e["event"] == "damage":
-                hurt[e["player"]] = hurt.get(e["player"], 0) + 1
-                if "health" in e:
-                    left[e["player"]] = e["health"]
-            elif e["event"] == "knocked_out" and e["player"] not in knocked:
-                knocked.append(e["player"])
+    def _verdict(self, hurt: tuple[HurtView, ...]) -> None:
         box = self.ids.verdict
         box.clear_widgets()
         lines = []
-        for p in dict.fromkeys([*hurt, *knocked]):
-            n = hurt.get(p, 0)
+        for h in hurt:
+            p, n, out = h.player, h.damage, h.knocked_out
             damage = ngettext("{n} damage", "{n} damage", n).format(n=n) if n else ""
-            out = p in knocked
             line = VerdictLine(kind=p, damage_text=damage, knocked_out=out)
             if out:
                 line.health_text = _("knocked out!")
-            elif p in left:
-                line.health = str(left[p])
+            elif h.health is not None:
+                line.health = str(h.health)
                 line.health_text = _("health left")
             box.add_widget(line)
             words = f"{player_name(p)}: {damage}" if damage else player_name(p)
             if out:
                 words += " · " + _("{p} is knocked out!").format(p=player_name(p))
-            elif p in left:
-                words += " · " + ngettext("{n} health left", "{n} health left", left[p]).format(
-                    n=left[p]
+            elif h.health is not None:
+                words += " · " + ngettext("{n} health left", "{n} health left", h.health).format(
+                    n=h.health
                 )
             lines.append(words)
         box.cols = 2 if len(lines) > 2 else 1
