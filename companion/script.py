@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.i18n import N_, Msg, Refusal, _, localized
 from companion.rules import RuleError
+from companion.rules.odds import next_attack_odds, odds_json
 from companion.table import Table
 
 
@@ -250,6 +251,9 @@ class Replay:
         if self.table is None:
             raise RuntimeError("no game was created")
         out = self.table.snapshot()
+        odds = next_attack_odds(self.table.game)
+        if odds is not None:  # what the next attack a refill triggers would do
+            out["odds"] = odds_json(odds)
         out["errors"] = list(self.errors)
         out["actions"] = self.actions
         return out

@@ -200,3 +200,47 @@ def test_installed_console_script_runs():
     exe = Path(sys.executable).with_name("clank-companion")
     result = subprocess.run([str(exe), "--version"], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and result.stdout.startswith("clank-companion ")
+
+
+def _hypergeometric(total: int, mine: int, drawn: int, k: int) -> float:
+    from math import comb
+
+    if k > mine or drawn - k < 0 or drawn - k > total - mine:
+        return 0.0
+    return comb(mine, k) * comb(total - mine, drawn - k) / comb(total, drawn)
+
+
+def test_json_carries_the_exact_odds_of_the_next_attack_until_the_game_ends(tmp_path, capsys):
+    path = write(
+        tmp_path,
+        NEW,
+        {"do": "clank", "player": "red", "n": 3},
+        {"do": "clank", "player": "green", "n": 1},
+    )
+    code, out, _err = run(capsys, "replay", str(path), "--json")
+    state = json.loads(out)
+    assert code == 0 and "odds" in state
+    odds = state["odds"]
+    assert odds["count"] == state["next_attack"]
+    bag = sum(state["bag"].values()) + sum(state["clank_area"].values())
+    assert set(odds["players"]) == {"red", "yellow", "green", "blue"}
+    for player, found in odds["players"].items():
+        mine = state["bag"][player] + state["clank_area"][player]
+        health = state["players"][player]["health"]
+        assert len(found["damage"]) == health + 1
+        for k in range(health):
+            want = _hypergeometric(bag, mine, odds["count"], k)
+            assert found["damage"][k] == pytest.approx(want, abs=1e-12)
+        assert found["knock_out"] == found["damage"][-1]
+        assert sum(found["damage"]) == pytest.approx(1.0, abs=1e-9)
+    # red has the most cubes in the Clank! area: the likeliest to be hurt
+    assert odds["players"]["red"]["damage"][0] < odds["players"]["yellow"]["damage"][0]
+
+
+def test_json_has_no_odds_once_the_game_is_over(tmp_path, capsys):
+    lines = [NEW] + [
+        {"do": "damage", "player": p, "n": 10} for p in ("red", "yellow", "green", "blue")
+    ]
+    code, out, _err = run(capsys, "replay", str(write(tmp_path, *lines)), "--json")
+    state = json.loads(out)
+    assert code == 0 and state["game_over"] and "odds" not in state
