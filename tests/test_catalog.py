@@ -87,6 +87,8 @@ def _edit(path: Path, old: str, new: str) -> None:
         ("tokens.csv", "crowns:10,9,8", "crowns:10,9", "crowns lists 2 values"),
         ("editions.toml", "health = 10", "health = 0", "health must be positive"),
         ("editions.toml", "row_size = 6", "row_size = six", "editions.toml"),
+        ("editions.toml", '"rage_start.5", "rage', '"rage_strat.5", "rage', "'rage_strat.5'"),
+        ("editions.toml", '"rage_start.5", "rage', '"rage_start.five", "rage', "'rage_start.five'"),
     ],
 )
 def test_schema_check_names_the_problem(tmp_path, monkeypatch, file, old, new, reason):
@@ -118,3 +120,16 @@ def test_a_table_corrects_the_catalog(tmp_path, monkeypatch):
 def test_unknown_edition():
     with pytest.raises(CatalogError, match="unknown edition"):
         load_catalog("tschak")
+
+
+def test_the_guessed_catacombs_components_are_listed_as_unconfirmed():
+    """Artifacts 7 and 17 and the minor secrets (18 known of 20) are guesses (tokens.csv,
+    verified = N): the edition lists them as unconfirmed, and the set-up says so."""
+    catacombs = load_catalog("catacombs")
+    guessed = {t.name for t in catacombs.tokens_of("artifact", party=False) if not t.verified}
+    assert guessed == {"7", "17"}
+    minor = sum(t.count for t in catacombs.tokens_of("minor_secret"))
+    assert minor == 18
+    assert {"artifacts", "minor_secrets"} <= set(catacombs.edition.unconfirmed)
+    base = load_catalog("clank").edition.unconfirmed
+    assert {"rage_track.party", "artifacts.party", "cloaks.party", "master_key.party"} <= set(base)

@@ -200,6 +200,68 @@ def test_ghost_damage_without_supply_is_marked_with_a_treasury_black_cube():
     assert game.state.set_aside["black"] == 1
 
 
+def test_ghost_damage_counts_when_the_treasury_has_no_black_cube():
+    """Catacombs ru:909-911, uk:557: a ghost hurts a player with an empty supply all the
+    same; with no black cube in the treasury either, one from the box marks it."""
+    chance = ScriptedChance(["ghost"])
+    game = new_game("catacombs", players=["red", "blue"], chance=chance, rage_track=[1])
+    do(game, "clank", player="red", n=30)  # red's whole supply into the Clank! area
+    do(game, "ghost")
+    assert game.state.set_aside["black"] == 0
+    events = do(game, "attack")
+    red, blue = game.state.players["red"], game.state.players["blue"]
+    assert (red.supply, red.meter, red.meter_black, red.meter_box) == (0, 0, 0, 1)
+    assert red.damage == 1 and blue.damage == 1
+    assert {"event": "damage", "player": "red", "health": 9} in events
+    assert game.state.set_aside["black"] == 0  # the treasury gave nothing it did not have
+    assert game.snapshot()["players"]["red"]["health"] == 9
+    # healing puts the marker back in the box: no cube appears in the treasury or the bag
+    do(game, "heal", player="red", n=1)
+    assert (red := game.state.players["red"]).damage == 0 and red.meter_box == 0
+    assert game.state.set_aside["black"] == 0 and game.state.bag["black"] == 24
+    assert red.supply == 0  # a black marker is not one of red's cubes
+
+
+def test_ghost_damage_from_the_box_can_knock_out():
+    chance = ScriptedChance(["ghost"])
+    game = new_game(
+        "catacombs", players=["red", "yellow", "blue"], chance=chance, rage_track=[1], health=3
+    )
+    do(game, "damage", player="red", n=2)
+    do(game, "clank", player="red", n=30)
+    do(game, "ghost")
+    events = do(game, "attack")
+    red = game.state.players["red"]
+    assert red.status == "knocked_out" and red.meter_box == 1 and red.damage == 3
+    assert {"event": "knocked_out", "player": "red", "in_depths": False} in events
+    assert game.state.players["yellow"].damage == 1 and game.state.players["yellow"].playing
+
+
+def test_ghost_damage_uses_the_treasury_first_and_heals_back_to_where_it_came_from():
+    chance = ScriptedChance(["black"], ["ghost", "ghost"])
+    game = new_game(
+        "catacombs", players=["red", "blue"], chance=chance, rage_track=[1, 2], rage_start=1
+    )
+    do(game, "attack")  # one black cube to the treasury
+    do(game, "clank", player="red", n=30)
+    do(game, "ghost")
+    do(game, "ghost")
+    do(game, "rage", n=1)
+    do(game, "attack")
+    red = game.state.players["red"]
+    assert (red.meter_black, red.meter_box, red.damage) == (1, 1, 2)
+    assert game.state.set_aside["black"] == 0
+    do(game, "heal", player="red", n=1)  # the box's marker goes first
+    red = game.state.players["red"]
+    assert (red.meter_black, red.meter_box) == (1, 0)
+    assert game.state.set_aside["black"] == 0
+    do(game, "heal", player="red", n=1)
+    assert game.state.players["red"].meter_black == 0
+    assert game.state.set_aside["black"] == 1  # the treasury's cube is back
+    black = game.state.bag["black"] + game.state.set_aside["black"]
+    assert black == 24
+
+
 def test_an_empty_bag_after_an_attack_ends_catacombs():
     bag = ["black"] * 24 + ["red"] * 3 + ["blue"] * 2
     chance = ScriptedChance(bag)

@@ -107,6 +107,7 @@ def check_invariants(table: Table) -> None:
         total = p.supply + s.area[name] + s.bag[name] + p.meter + p.shrines + s.set_aside[name]
         assert total == ed.cubes_per_player, (name, total)
         assert 0 <= p.damage <= game.setup.health
+        assert min(p.meter, p.meter_black, p.meter_box) >= 0  # box markers: never the 24
         assert p.damage < game.setup.health or not p.playing
         assert p.gold >= 0 and p.credit >= 0
         assert len(p.artifacts) <= 1 + p.tokens.get("backpack", 0)

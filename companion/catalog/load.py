@@ -54,6 +54,21 @@ ARRIVE_CODES = frozenset({"clank_each", "black_to_bag", "untracked"})
 EFFECT_CODES = frozenset(
     {"rage", "ghost", "heal", "monkey_idol", "backpack", "coupon", "not_prisoner", "crowns", "kept"}
 )
+# What an edition's `unconfirmed` list may name: a setting (every game), `name.N` (a game
+# of N players; starting_clank: with an N-th seat) or `name.party` (5-6 players, with the
+# Adventuring Party). The set-up lists those that concern the game and labels them.
+UNCONFIRMED_NAMES = frozenset(
+    {
+        "rage_track",
+        "rage_start",
+        "health",
+        "starting_clank",
+        "artifacts",
+        "minor_secrets",
+        "cloaks",
+        "master_key",
+    }
+)
 
 
 UNTAGGED_SET = "untagged"
@@ -320,6 +335,15 @@ def _edition(name: str, raw: dict) -> EditionSettings:
         raise CatalogError(f"{w}: a rage_start space lies outside the track")
     if settings.health < 1 or len(settings.starting_clank) < 6:
         raise CatalogError(f"{w}: health must be positive and starting_clank list 6 seats")
+    for key in settings.unconfirmed:
+        base, dot, scope = key.partition(".")
+        if base not in UNCONFIRMED_NAMES or (
+            dot and scope != "party" and scope not in ("2", "3", "4", "5", "6")
+        ):
+            raise CatalogError(
+                f"{w}: unconfirmed {key!r} is not one of {', '.join(sorted(UNCONFIRMED_NAMES))}"
+                " (alone, .2 to .6 or .party)"
+            )
     return settings
 
 

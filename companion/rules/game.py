@@ -275,15 +275,21 @@ class Game:
             self._emit("rage", space=new + 1, draw=self.setup.rage_track[new])
 
     def _heal(self, p: Player, n: int) -> int:
+        """Own cubes go back to supply first, then the black markers: one taken from the
+        box goes back to the box (it never joins the treasury's 24), one from the
+        treasury back to the treasury."""
         own = min(n, p.meter)
         p.meter -= own
         p.supply += own
-        black = min(n - own, p.meter_black)
+        boxed = min(n - own, p.meter_box)
+        p.meter_box -= boxed
+        black = min(n - own - boxed, p.meter_black)
         p.meter_black -= black
         self.state.set_aside["black"] += black
-        if own + black:
-            self._emit("heal", player=p.name, n=own + black)
-        return own + black
+        healed = own + boxed + black
+        if healed:
+            self._emit("heal", player=p.name, n=healed)
+        return healed
 
     def _hurt(self, p: Player, *, cube: str) -> None:
         """One damage: `cube` is the player's own drawn cube, 'supply' or 'ghost'."""
@@ -292,10 +298,15 @@ class Game:
                 p.supply -= 1
                 p.meter += 1
             elif cube == "ghost" and self.edition.ghost_damage_marks_with_black:
-                if self.state.set_aside["black"] == 0:
-                    return  # nothing left to mark the damage with
-                self.state.set_aside["black"] -= 1
-                p.meter_black += 1
+                # No cube left in supply: mark the ghost's damage with a black cube from
+                # the treasury (Catacombs ru:909-911, uk:557). The damage always counts:
+                # with no black cube in the treasury either, the table marks it with one
+                # from the box, kept apart from the dragon's 24 (Player.meter_box).
+                if self.state.set_aside["black"] > 0:
+                    self.state.set_aside["black"] -= 1
+                    p.meter_black += 1
+                else:
+                    p.meter_box += 1
             else:
                 return
         else:
@@ -527,6 +538,20 @@ class Game:
         p = self._player(a)
         value = a["value"]
         if value not in self.state.artifacts_left:
+            pile = self.setup.artifact_pile()
+            removed = self.setup.removed_artifacts or ()
+            if value in removed and removed.count(value) == pile.count(value):
+                raise RuleError(
+                    N_("the artifact worth {value} was removed at set-up"),
+                    during="artifact",
+                    value=value,
+                )
+            if value not in pile and self._party_only(value):
+                raise RuleError(
+                    N_("the artifact worth {value} comes with the Adventuring Party (5-6 players)"),
+                    during="artifact",
+                    value=value,
+                )
             raise RuleError(N_("no artifact worth {value} is left"), during="artifact", value=value)
         room = 1 + p.tokens.get("backpack", 0)
         if len(p.artifacts) >= room:
@@ -573,9 +598,23 @@ class Game:
         self._emit("secret", player=p.name, name=token.name)
         self._apply_effects(p, token, on_reveal=True)
 
+    def _party_only(self, value: int) -> bool:
+        """An artifact value that only the Adventuring Party adds, in a game without it."""
+        if self.setup.party or self.setup.artifacts is not None:
+            return False
+        return any(
+            t.party and t.name.split()[0] == str(value) for t in self.catalog.tokens_of("artifact")
+        )
+
     def _gain_token(self, what: str, p: Player, name: str, *, market_only: bool) -> Token:
         kinds = ("market",) if market_only else ("market", "special")
         token = self._token(what, kinds, name)
+        if token.party and not self.setup.party:
+            raise RuleError(
+                N_("{item} comes with the Adventuring Party (5-6 players)"),
+                during=what,
+                item=token.name,
+            )
         if token.name == "mastery token":
             raise RuleError(N_("the mastery token comes with escaping"), during=what)
         if token.effect("crowns") is not None:
@@ -791,5 +830,9 @@ class Game:
                 "health": self.setup.health,
                 "rage_start": self.setup.rage_start,
                 "unconfirmed": list(self.setup.unconfirmed),
+                "artifacts": list(self.setup.artifact_pile()),
+                "removed_artifacts": None
+                if self.setup.removed_artifacts is None
+                else list(self.setup.removed_artifacts),
             },
         }

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.catalog import Catalog, CatalogError, EditionSettings, load_catalog
-from companion.i18n import N_, Name, _, ed_, ned_, ngettext, player_name
+from companion.i18n import N_, NN_, Name, _, ed_, ned_, ngettext, player_name
 from companion.rules.errors import RuleError
 from companion.rules.state import Player, State
 
@@ -27,13 +27,25 @@ class Setup:
     health: int
     client_seed: str
     unconfirmed: tuple[str, ...]  # settings in use that no rulebook prints
+    # the table's correction of the artifact values (None: the catalog's)
+    artifacts: tuple[int, ...] | None = None
+    # the artifacts the table removed unseen with 2-3 players (None: not recorded)
+    removed_artifacts: tuple[int, ...] | None = None
 
     @property
     def catalog(self) -> Catalog:
         return load_catalog(self.edition)
 
+    def artifact_pile(self) -> tuple[int, ...]:
+        """Every artifact of this game before the 2-3 player removal, lowest first."""
+        if self.artifacts is not None:
+            return tuple(sorted(self.artifacts))
+        return _catalog_artifacts(self.catalog, party=self.party)
+
     def as_dict(self) -> dict[str, Any]:
-        return {
+        """The options that set this game up again (``make_setup`` reads them back): what
+        the log records, so that a resumed game has the same set-up."""
+        out: dict[str, Any] = {
             "edition": self.edition,
             "players": list(self.players),
             "party": self.party,
@@ -42,6 +54,21 @@ class Setup:
             "health": self.health,
             "client_seed": self.client_seed,
         }
+        if self.artifacts is not None:
+            out["artifacts"] = list(self.artifacts)
+        if self.removed_artifacts is not None:
+            out["removed_artifacts"] = list(self.removed_artifacts)
+        return out
+
+
+def _catalog_artifacts(catalog: Catalog, *, party: bool) -> tuple[int, ...]:
+    return tuple(
+        sorted(
+            int(t.name.split()[0])
+            for t in catalog.tokens_of("artifact", party=party)
+            for _ in range(t.count)
+        )
+    )
 
 
 _NEW_FIELDS = {
@@ -53,15 +80,27 @@ _NEW_FIELDS = {
     "health",
     "server_seed",
     "client_seed",
+    "artifacts",
+    "removed_artifacts",
 }
+
+# The most artifacts a game may list in "artifacts" (the boxes hold 7, the party adds 5).
+_MOST_ARTIFACTS = 20
 
 
 def _applies(unconfirmed: str, players: int) -> bool:
-    """'rage_start.5' concerns 5-player games; 'starting_clank.5' any game with a 5th seat."""
+    """'rage_start.5' concerns 5-player games; 'starting_clank.5' any game with a 5th seat;
+    'cloaks.party' any game that uses the Adventuring Party (5-6 players)."""
     name, _, n = unconfirmed.partition(".")
     if not n:
         return True
+    if n == "party":
+        return players >= 5
     return players >= int(n) if name == "starting_clank" else players == int(n)
+
+
+def _is_count(v: Any, low: int, high: int) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
 
 
 def make_setup(options: Any) -> Setup:
@@ -112,17 +151,20 @@ def make_setup(options: Any) -> Setup:
             )
     if len(set(players)) != len(players):
         raise RuleError(N_("player names must be distinct"), during="new")
+    count = len(players)
+    # The Adventuring Party's components (its artifacts, cloaks, master key, mastery
+    # tokens) join only games of 5 or 6 players: "Если вы играете впятером или
+    # вшестером, возьмите 4 из 5 артефактов" (Catacombs ru:1067-1081, uk:641-651).
+    # "party": true with 2-4 players is accepted (the table script allows it) and adds
+    # nothing: the game is set up, recorded and resumed as one without the party.
+    party = party and count > 4
     unconfirmed = set(settings.unconfirmed)
     track = options.get("rage_track", list(settings.rage_track))
-    if (
-        not isinstance(track, list)
-        or not track
-        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 30 for v in track)
-    ):
+    if not isinstance(track, list) or not track or not all(_is_count(v, 0, 30) for v in track):
         raise RuleError(N_('"rage_track" must be a list of cube counts (0-30)'), during="new")
     if "rage_track" in options:
         unconfirmed.discard("rage_track")
-    count = len(players)
+        unconfirmed.discard("rage_track.party")
     default_start = settings.rage_start.get(count, 1)
     start = options.get("rage_start", min(default_start, len(track)))
     if not isinstance(start, int) or isinstance(start, bool) or not 1 <= start <= len(track):
@@ -140,6 +182,12 @@ def make_setup(options: Any) -> Setup:
     client_seed = options.get("client_seed", "")
     if not isinstance(client_seed, str):
         raise RuleError(N_('"client_seed" must be a string'), during="new")
+    artifacts = _artifacts_option(options)
+    if artifacts is not None:
+        unconfirmed.discard("artifacts")
+        unconfirmed.discard("artifacts.party")
+    pile = artifacts if artifacts is not None else _catalog_artifacts(catalog, party=party)
+    removed = _removed_option(options, pile, count, settings.artifacts_removed.get(count, 0))
     relevant = sorted(u for u in unconfirmed if _applies(u, count))
     return Setup(
         edition=edition,
@@ -150,7 +198,71 @@ def make_setup(options: Any) -> Setup:
         health=health,
         client_seed=client_seed,
         unconfirmed=tuple(relevant),
+        artifacts=artifacts,
+        removed_artifacts=removed,
     )
+
+
+def _artifacts_option(options: dict[str, Any]) -> tuple[int, ...] | None:
+    """The option "artifacts": the values of every artifact of this game (before the 2-3
+    player removal), where the table corrects the catalog's (Catacombs prints 5 of 7)."""
+    if "artifacts" not in options:
+        return None
+    values = options["artifacts"]
+    if (
+        not isinstance(values, list)
+        or not 1 <= len(values) <= _MOST_ARTIFACTS
+        or not all(_is_count(v, 1, 100) for v in values)
+    ):
+        raise RuleError(
+            N_('"artifacts" must be a list of 1 to {most} artifact values (1-100)'),
+            during="new",
+            most=_MOST_ARTIFACTS,
+        )
+    return tuple(values)
+
+
+def _removed_option(
+    options: dict[str, Any], pile: tuple[int, ...], players: int, wanted: int
+) -> tuple[int, ...] | None:
+    """The option "removed_artifacts": which artifacts the table removed unseen (2 with 2
+    players, 1 with 3 in the base game); nobody may take them. Left out: not recorded."""
+    if "removed_artifacts" not in options:
+        return None
+    values = options["removed_artifacts"]
+    if not isinstance(values, list) or not all(_is_count(v, 1, 100) for v in values):
+        raise RuleError(N_('"removed_artifacts" must be a list of artifact values'), during="new")
+    if len(values) != wanted:
+        if wanted == 0:
+            raise RuleError(
+                N_('with {players} players no artifact is removed: leave out "removed_artifacts"'),
+                during="new",
+                players=players,
+            )
+        raise RuleError(
+            NN_(
+                "with {players} players the table removes {n} artifact, "
+                'not {given}: list it in "removed_artifacts"',
+                "with {players} players the table removes {n} artifacts, "
+                'not {given}: list them in "removed_artifacts"',
+            ),
+            during="new",
+            players=players,
+            n=wanted,
+            given=len(values),
+        )
+    for value in values:
+        if value not in pile:
+            raise RuleError(
+                N_("there is no artifact worth {value} to remove"), during="new", value=value
+            )
+        if values.count(value) > pile.count(value):
+            raise RuleError(
+                N_('"removed_artifacts" names the artifact worth {value} twice'),
+                during="new",
+                value=value,
+            )
+    return tuple(values)
 
 
 def initial_state(setup: Setup) -> State:
@@ -166,11 +278,9 @@ def initial_state(setup: Setup) -> State:
     area["ghost"] = 0
     bag = {"black": ed.black_cubes, **{name: 0 for name in setup.players}, "ghost": 0}
     set_aside = {"black": 0, **{name: 0 for name in setup.players}}
-    artifacts = sorted(
-        int(t.name.split()[0])
-        for t in catalog.tokens_of("artifact", party=setup.party)
-        for _ in range(t.count)
-    )
+    artifacts = list(setup.artifact_pile())
+    for value in setup.removed_artifacts or ():
+        artifacts.remove(value)
     stock: dict[str, int] = {}
     crowns: list[int] = []
     for t in catalog.tokens_of("market", "special", party=setup.party):
@@ -223,7 +333,15 @@ def setup_checklist(setup: Setup) -> list[str]:
             ).format(name=player_name(name), n=n)
         )
     removed = ed.artifacts_removed.get(count, 0)
-    if removed:
+    if setup.removed_artifacts:
+        lines.append(
+            ngettext(
+                "Removed at set-up: the artifact worth {values}.",
+                "Removed at set-up: the artifacts worth {values}.",
+                len(setup.removed_artifacts),
+            ).format(values=", ".join(str(v) for v in setup.removed_artifacts))
+        )
+    elif removed:
         lines.append(
             ngettext(
                 "Remove {n} random artifact unseen.", "Remove {n} random artifacts unseen.", removed
@@ -252,14 +370,26 @@ def unconfirmed_label(edition: str, name: str) -> str:
     """A setting no rulebook prints ('rage_start.5'), as the checklist and the Settings
     screen name it."""
     base, _dot, players = name.partition(".")
+    if name == "rage_track.party":
+        return ed_(edition, "the 5-6 player rage track")
+    if name == "artifacts":
+        return _("each artifact's value")
+    if name == "artifacts.party":
+        return _("the 5-6 player artifact pile")
+    if name == "cloaks.party":
+        return _("the cloak count")
+    if name == "master_key.party":
+        return _("the 5-6 player extra master key")
+    if name == "minor_secrets":
+        return ed_(edition, "the set of minor secrets")
     if base == "rage_track":
         return ed_(edition, "rage track")
     if base == "rage_start":
         if players:
-            return ed_(edition, "rage start.{n}").format(n=players)
+            return ed_(edition, "where the dragon starts with {n} players").format(n=players)
         return ed_(edition, "rage start")
     if base == "health":
         return ed_(edition, "health")
     if base == "starting_clank" and players:
-        return ed_(edition, "starting clank.{n}").format(n=players)
+        return ed_(edition, "the starting clank of seat {n}").format(n=players)
     return name.replace("_", " ")

@@ -20,7 +20,10 @@ class Player:
     seat: int  # 0-based
     supply: int
     meter: int = 0  # the player's own cubes on the health meter
-    meter_black: int = 0  # black cubes marking ghost damage (Catacombs)
+    meter_black: int = 0  # black cubes from the treasury marking ghost damage (Catacombs)
+    # ghost damage marked with a black cube from the box: the treasury had none left
+    # (Catacombs ru:909-911, uk:557: the damage counts all the same); never one of the 24
+    meter_box: int = 0
     status: str = PLAYING
     in_depths: bool = False
     knocked_out_in_depths: bool = False
@@ -37,7 +40,7 @@ class Player:
 
     @property
     def damage(self) -> int:
-        return self.meter + self.meter_black
+        return self.meter + self.meter_black + self.meter_box
 
     @property
     def playing(self) -> bool:
@@ -50,6 +53,7 @@ class Player:
             self.supply,
             self.meter,
             self.meter_black,
+            self.meter_box,
             self.status,
             self.in_depths,
             self.knocked_out_in_depths,
