@@ -1,0 +1,515 @@
+"""Each game told as data, and statistics across games: what the history screens chart.
+
+Pure: no Kivy, no words. Everything here is codes and numbers (colours, seat numbers,
+score part names as the rules give them); the screens choose the words.
+
+A game's story is rebuilt by replaying its log through the rules: the set-up from the
+``new`` record, then every action that no later undo took back, with a chance source
+that hands back the cubes the log recorded for that action. No seed is needed: the log
+holds every draw. A record that cannot be read, or that the rules refuse on replay, is
+skipped and the replay goes on (the audit's ``verify`` is where damage is named).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from companion.rules import DrawRequest, Game, RuleError, make_setup
+from companion.rules.scoring import ranking as rank_scores
+from companion.store.log import GameStore, undone_actions
+
+STATUSES = ("playing", "over", "abandoned")
+
+
+# ------------------------------------------------------------------ one game
+@dataclass(frozen=True)
+class Point:
+    """The table after one committed action (undone actions are not replayed: the points
+    are what the game really was). ``step`` 0 is the table at set-up."""
+
+    step: int  # 1, 2, ... in order
+    turn: int  # the turn number after this action
+    active: str  # whose turn
+    clank: Mapping[str, int]  # each player's cubes in the Clank! area
+    damage: Mapping[str, int]  # each player's damage taken so far
+    rage: int  # rage track space, 1-based
+    attack: tuple[str, ...] | None  # the cubes the dragon drew in this step (None: no draw)
+    knocked_out: tuple[str, ...]  # players knocked out in this step
+
+
+@dataclass(frozen=True)
+class GameHistory:
+    """One game, replayed from its log.
+
+    ``points``: one per committed action up to the end of the game (the deck scans for
+    scoring, after the end, change nothing on the table and make no point). ``scores``
+    and the rest: once the game is over, per player, the score parts as the rules'
+    ``Score.parts`` give them (also for a player who does not qualify, whose total is 0:
+    ``qualifies`` says which); ``ranking`` best first, ``places`` the shared places."""
+
+    game: int
+    edition: str
+    players: tuple[str, ...]  # in seat order
+    status: str  # "playing", "over", "abandoned"
+    points: tuple[Point, ...]
+    scores: Mapping[str, Mapping[str, int]] | None
+    totals: Mapping[str, int] | None
+    ranking: tuple[tuple[str, int], ...] | None  # (player, score) best first
+    qualifies: Mapping[str, bool] | None = None
+    places: Mapping[str, int] | None = None  # 1-based; a tie shares its place
+    start: Point | None = None  # the table at set-up (step 0)
+    end_reason: str | None = None  # the rules' code for why the game ended
+
+
+class _OffRecord(Exception):
+    """The replay asked for a draw the record does not hold."""
+
+
+def _cubes(value: Any) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(c, str) for c in value):
+        return list(value)
+    return None
+
+
+class _RecordedChance:
+    """The chance source of a replay: the cubes the log recorded, in order."""
+
+    def __init__(self) -> None:
+        self.pending: list[list[str] | None] = []
+
+    def load(self, draws: Any) -> None:
+        items = draws if isinstance(draws, list) else []
+        self.pending = [_cubes(d.get("drawn")) if isinstance(d, dict) else None for d in items]
+
+    def __call__(self, request: DrawRequest) -> Sequence[str]:
+        if not self.pending:
+            raise _OffRecord
+        drawn = self.pending.pop(0)
+        if drawn is None:
+            raise _OffRecord
+        return drawn  # the rules check it against the bag
+
+
+def _point(game: Game, step: int, attack: tuple[str, ...] | None, out: tuple[str, ...]) -> Point:
+    s = game.state
+    return Point(
+        step=step,
+        turn=s.turn,
+        active=s.seats[s.active],
+        clank={name: s.area.get(name, 0) for name in s.seats},
+        damage={name: s.players[name].damage for name in s.seats},
+        rage=s.rage + 1,
+        attack=attack,
+        knocked_out=out,
+    )
+
+
+def _setup_of(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    for rec in records:
+        body = rec.get("body")
+        if rec.get("kind") == "new" and isinstance(body, dict):
+            setup = body.get("setup")
+            return setup if isinstance(setup, dict) else None
+    return None
+
+
+def _replay(
+    game_id: int, row: Mapping[str, Any], records: list[dict[str, Any]]
+) -> tuple[GameHistory, Game | None]:
+    kinds = {rec.get("kind") for rec in records}
+    players = tuple(p for p in row.get("players") or () if isinstance(p, str))
+    edition = row.get("edition") if isinstance(row.get("edition"), str) else ""
+    options = _setup_of(records)
+    game: Game | None = None
+    chance = _RecordedChance()
+    if options is not None:
+        try:
+            game = Game(make_setup(options), chance)
+        except Exception:  # a damaged set-up: the story cannot be told
+            game = None
+    points: list[Point] = []
+    start = None
+    if game is not None:
+        players, edition = game.setup.players, game.setup.edition
+        start = _point(game, 0, None, ())
+        try:
+            undone = undone_actions(records)
+        except Exception:
+            undone = set()
+        for rec in records:
+            body = rec.get("body")
+            if rec.get("kind") != "action" or not isinstance(body, dict):
+                continue
+            action = body.get("action")
+            if rec.get("seq") in undone or not isinstance(action, dict):
+                continue
+            if action.get("do") == "undo":
+                continue  # what it took back is not replayed at all
+            chance.load(body.get("draws"))
+            was_over = game.state.game_over
+            mark = game.mark()
+            try:
+                events = game.apply(action)
+            except RuleError:
+                continue  # refused, and nothing changed
+            except Exception:
+                game.rollback(mark)
+                continue
+            if chance.pending:  # the record holds draws that the rules did not make
+                game.rollback(mark)
+                continue
+            if was_over:
+                continue  # a deck scanned for scoring
+            made = game.draws[mark.draws_len :]
+            attack = tuple(c for d in made for c in d.drawn) if made else None
+            out = tuple(
+                dict.fromkeys(
+                    e["player"]
+                    for e in events
+                    if e.get("event") == "knocked_out" and isinstance(e.get("player"), str)
+                )
+            )
+            points.append(_point(game, len(points) + 1, attack, out))
+    over = game is not None and game.state.game_over
+    if "abandon" in kinds:
+        status = "abandoned"
+    elif "reveal" in kinds or over:
+        status = "over"
+    else:
+        status = "playing"
+    scores = totals = qualifies = places = None
+    ranked = None
+    if game is not None and over:
+        results = game.scores()
+        scores = {name: dict(results[name].parts) for name in game.state.seats}
+        totals = {name: results[name].total for name in game.state.seats}
+        qualifies = {name: results[name].qualifies for name in game.state.seats}
+        order = rank_scores(results, game.state)
+        ranked = tuple((r["player"], r["score"]) for r in order)
+        places = {r["player"]: r["place"] for r in order}
+    history = GameHistory(
+        game=game_id,
+        edition=edition or "",
+        players=tuple(players),
+        status=status,
+        points=tuple(points),
+        scores=scores,
+        totals=totals,
+        ranking=ranked,
+        qualifies=qualifies,
+        places=places,
+        start=start,
+        end_reason=(game.state.end_reason or None) if over and game is not None else None,
+    )
+    return history, game
+
+
+def game_history(store: GameStore, game: int) -> GameHistory:
+    """A game of the store as data (StoreError: no such game, or the database is too
+    damaged to read)."""
+    row = store.game_row(game)
+    history, _game = _replay(game, row, list(store.records(game)))
+    return history
+
+
+# ------------------------------------------------------------------ fairness
+@dataclass(frozen=True)
+class Fairness:
+    """Were the dragon's draws fair? Observed against expected cubes, per category.
+
+    Categories: "black", "ghost", and the players' cubes by seat ("seat1", "seat2", ...:
+    colours differ between games, seats do not). Each draw of n cubes from a bag holding
+    K_c of N cubes expects n * K_c / N of category c (exact, also without replacement).
+
+    ``chi_square`` is Pearson's statistic over the categories expected at all, with
+    ``df`` = their number - 1, and ``p_value`` its chi-square tail. The statistic treats
+    the cubes as multinomial draws with the pooled proportions; the real draws are
+    without replacement, from bags that differ from draw to draw, and both make the true
+    spread of the counts a little smaller than the multinomial's: the test is slightly
+    conservative (a small p-value is still a real warning; a large one proves little).
+    With few cubes expected per category the chi-square approximation itself is rough.
+    """
+
+    draws: int  # draws counted (undone ones excluded; abandoned games included)
+    cubes: int
+    observed: Mapping[str, int]
+    expected: Mapping[str, float]
+    chi_square: float
+    df: int
+    p_value: float
+
+
+def _category(kind: str, seats: Sequence[str]) -> str | None:
+    if kind in ("black", "ghost"):
+        return kind
+    if kind in seats:
+        return f"seat{seats.index(kind) + 1}"
+    return None
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _tally(draw: Any, seats: Sequence[str]) -> tuple[dict[str, int], dict[str, int]] | None:
+    """(bag, drawn) of one recorded draw by category; None: a draw that does not hold
+    together (a damaged record)."""
+    if not isinstance(draw, dict) or not isinstance(draw.get("bag"), dict):
+        return None
+    drawn = _cubes(draw.get("drawn"))
+    if drawn is None:
+        return None
+    bag: dict[str, int] = {}
+    left: dict[str, int] = {}
+    for kind, n in draw["bag"].items():
+        if not _whole(n) or n < 0:
+            return None
+        if n == 0:
+            continue
+        category = _category(kind, seats) if isinstance(kind, str) else None
+        if category is None:
+            return None
+        bag[category] = bag.get(category, 0) + n
+        left[kind] = n
+    count = draw.get("count", len(drawn))
+    if not _whole(count) or len(drawn) != min(max(count, 0), sum(bag.values())):
+        return None
+    got: dict[str, int] = {}
+    for cube in drawn:
+        if left.get(cube, 0) < 1:
+            return None
+        left[cube] -= 1
+        category = _category(cube, seats)
+        assert category is not None
+        got[category] = got.get(category, 0) + 1
+    return bag, got
+
+
+def _order(category: str) -> tuple[int, int]:
+    if category == "black":
+        return (0, 0)
+    if category == "ghost":
+        return (2, 0)
+    return (1, int(category[4:]))
+
+
+def fairness(
+    store: GameStore, games: Iterable[int] | None = None, *, include_undone: bool = False
+) -> Fairness:
+    """The draws of ``games`` (all the store's games when None) against the bags they
+    were drawn from; draws of abandoned and running games count. Undone draws are left
+    out (they were taken back, and the next draw came from the same bag).
+
+    ``include_undone``: count them too. The draws that stood are what the table played;
+    but a table may undo the draws it dislikes and draw again, which biases them. Every
+    draw the fair draw ever made, undone or not, is the test of the draw itself."""
+    ids = [row["id"] for row in store.games()] if games is None else list(games)
+    observed: dict[str, int] = {}
+    expected: dict[str, float] = {}
+    draws = cubes = 0
+    for game in ids:
+        records = list(store.records(game))
+        options = _setup_of(records)
+        seats = options.get("players") if options is not None else None
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            continue  # nobody can say whose cubes were drawn
+        undone = set() if include_undone else undone_actions(records)
+        for rec in records:
+            body = rec.get("body")
+            if rec.get("kind") != "action" or not isinstance(body, dict):
+                continue
+            if rec.get("seq") in undone or not isinstance(body.get("draws"), list):
+                continue
+            for draw in body["draws"]:
+                tallied = _tally(draw, seats)
+                if tallied is None:
+                    continue
+                bag, got = tallied
+                size = sum(bag.values())
+                n = sum(got.values())
+                draws += 1
+                cubes += n
+                for category, k in bag.items():
+                    observed[category] = observed.get(category, 0) + got.get(category, 0)
+                    expected[category] = expected.get(category, 0.0) + n * k / size
+    order = sorted(observed, key=_order)
+    observed = {c: observed[c] for c in order}
+    expected = {c: expected[c] for c in order}
+    used = [c for c in order if expected[c] > 0]
+    statistic = sum((observed[c] - expected[c]) ** 2 / expected[c] for c in used)
+    df = max(len(used) - 1, 0)
+    if df == 0:
+        statistic = 0.0
+    return Fairness(
+        draws=draws,
+        cubes=cubes,
+        observed=observed,
+        expected=expected,
+        chi_square=statistic,
+        df=df,
+        p_value=chi_square_sf(statistic, df),
+    )
+
+
+def chi_square_sf(x: float, df: int) -> float:
+    """P(X >= x) for X chi-square with ``df`` degrees of freedom: Q(df/2, x/2), the
+    regularized upper incomplete gamma function. No test (df 0) or x <= 0: 1."""
+    if df <= 0 or not x > 0:
+        return 1.0
+    if math.isinf(x):
+        return 0.0
+    return min(1.0, max(0.0, _gamma_q(df / 2, x / 2)))
+
+
+def _gamma_q(a: float, x: float) -> float:
+    """Q(a, x) = Γ(a, x) / Γ(a): the series for P below a + 1, else Lentz's continued
+    fraction for Q (Numerical Recipes, 6.2)."""
+    front = math.exp(-x + a * math.log(x) - math.lgamma(a))
+    if x < a + 1:
+        term = total = 1.0 / a
+        ap = a
+        for _ in range(10_000):
+            ap += 1
+            term *= x / ap
+            total += term
+            if abs(term) < abs(total) * 1e-16:
+                break
+        return 1.0 - total * front
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-16:
+            break
+    return front * h
+
+
+# ------------------------------------------------------------------ the record
+@dataclass(frozen=True)
+class Record:
+    """Across all finished games: wins, games played and average score, by colour and by
+    seat (1-based). A shared first place is a win for each who shares it; a first place
+    that scores nothing is none (everybody knocked out without an artifact, or in the
+    Depths: the rules rank them all first, with 0)."""
+
+    games: int
+    wins_by_colour: Mapping[str, int]
+    wins_by_seat: Mapping[int, int]
+    played_by_colour: Mapping[str, int]
+    played_by_seat: Mapping[int, int]
+    average_score_by_colour: Mapping[str, float]
+    average_score_by_seat: Mapping[int, float]
+
+
+def _results(history: GameHistory, row: Mapping[str, Any]) -> list[tuple[str, int, int, bool]]:
+    """(player, place, score, won) of a finished game: the replay's, else the games
+    table's (which does not say who qualifies: a score above 0 does)."""
+    if history.ranking is not None and history.places is not None:
+        qualifies = history.qualifies or {}
+        return [
+            (p, history.places[p], score, history.places[p] == 1 and qualifies.get(p, score > 0))
+            for p, score in history.ranking
+        ]
+    return [
+        (r["player"], r["place"], r["score"], r["place"] == 1 and r["score"] > 0)
+        for r in row.get("ranking") or []
+    ]
+
+
+def record(store: GameStore) -> Record:
+    """The record of every finished game in the store (running and abandoned games do
+    not count)."""
+    games = 0
+    wins_c: dict[str, int] = {}
+    wins_s: dict[int, int] = {}
+    played_c: dict[str, int] = {}
+    played_s: dict[int, int] = {}
+    sum_c: dict[str, int] = {}
+    sum_s: dict[int, int] = {}
+    for row in store.games():
+        if row["status"] not in ("over", None):  # None: a damaged cell, the log decides
+            continue
+        history, _game = _replay(row["id"], row, list(store.records(row["id"])))
+        results = _results(history, row)
+        if history.status != "over" or not results:
+            continue
+        games += 1
+        for player, _place, score, first in results:
+            seat = history.players.index(player) + 1 if player in history.players else None
+            won = 1 if first else 0
+            wins_c[player] = wins_c.get(player, 0) + won
+            played_c[player] = played_c.get(player, 0) + 1
+            sum_c[player] = sum_c.get(player, 0) + score
+            if seat is not None:
+                wins_s[seat] = wins_s.get(seat, 0) + won
+                played_s[seat] = played_s.get(seat, 0) + 1
+                sum_s[seat] = sum_s.get(seat, 0) + score
+    return Record(
+        games=games,
+        wins_by_colour=dict(sorted(wins_c.items())),
+        wins_by_seat=dict(sorted(wins_s.items())),
+        played_by_colour=dict(sorted(played_c.items())),
+        played_by_seat=dict(sorted(played_s.items())),
+        average_score_by_colour={k: sum_c[k] / played_c[k] for k in sorted(played_c)},
+        average_score_by_seat={k: sum_s[k] / played_s[k] for k in sorted(played_s)},
+    )
+
+
+# ------------------------------------------------------------------ export
+FIXED_COLUMNS = ("game", "date", "edition", "player", "seat", "place", "score")
+
+
+def results_csv(store: GameStore, game: int, out: IO[str]) -> int:
+    """A finished game's results as CSV, for spreadsheets and score-keeping apps: a
+    header, then one row per player, best first: game, date (when the game was created,
+    ISO 8601), edition, player, seat, place, score, one column per score part, and
+    qualifies ("true"/"false"). Returns the rows written (header not counted).
+
+    ValueError: the game is not over, or its scores cannot be read from its log."""
+    row = store.game_row(game)
+    history, _game = _replay(game, row, list(store.records(game)))
+    if history.status != "over":
+        raise ValueError(f"game {game} is not over: it has no results yet")
+    if (
+        history.scores is None
+        or history.ranking is None
+        or history.places is None
+        or history.qualifies is None
+    ):
+        raise ValueError(f"game {game}: its scores cannot be read from its log")
+    parts: list[str] = []
+    for player in history.players:
+        parts.extend(k for k in history.scores[player] if k not in parts)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*FIXED_COLUMNS, *parts, "qualifies"])
+    date = row.get("created_at") or ""
+    for player, score in history.ranking:
+        writer.writerow(
+            [
+                game,
+                date,
+                history.edition,
+                player,
+                history.players.index(player) + 1,
+                history.places[player],
+                score,
+                *(history.scores[player].get(k, 0) for k in parts),
+                "true" if history.qualifies[player] else "false",
+            ]
+        )
+    return len(history.ranking)
