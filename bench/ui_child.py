@@ -12,7 +12,8 @@ settings come from the parent's environment (defaults: FOLDER/kivy-home).
   main loop (build and ``on_start`` done, input dispatched): seconds since T0, phase
   marks, VmRSS and VmHWM.
 - scan: the companion on its table; a thread plays the reader: it hands each scan to the
-  main loop with ``Clock.schedule_once`` (as the app's reader worker does) and waits for
+  main loop with ``Clock.schedule_once_free`` on Kivy's ``free_all`` clock (as the app's
+  reader worker does, started as ``clank-companion app`` starts it) and waits for
   the end of the next frame drawn. bare-redraw: the same, with the bare app changing a
   label's text: what a frame costs with this Kivy and this OpenGL, whatever the app.
 
@@ -261,6 +262,8 @@ def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
     problems: list[str] = []
     steps: list[Step] = []
     counted = "scan" if mode == "scan" else "bare"
+    # as the app's hand_over: the free_all clock wakes the loop at once
+    hand_over = getattr(Clock, "schedule_once_free", None) or Clock.schedule_once
 
     def at_frame(frame: dict[str, float]) -> None:
         with lock:
@@ -293,7 +296,7 @@ def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
                     with lock:
                         waiting.append((sample, done))
                     sample["handed"] = time.perf_counter()
-                    Clock.schedule_once(call)
+                    hand_over(call)
                     if not done.wait(5.0):
                         problems.append(f"{name}: no frame drawn within 5 s")
                         break
@@ -371,6 +374,7 @@ def main(argv: list[str]) -> None:
     mode, t0, folder = argv[1], float(argv[2]), Path(argv[3])
     for key, value in headless_env(folder / "kivy-home").items():
         os.environ.setdefault(key, value)
+    os.environ.setdefault("KIVY_CLOCK", "free_all")  # as `clank-companion app` starts Kivy
     sys.path.insert(0, str(ROOT))
     if mode in ("scan", "bare-redraw"):
         redraws(mode, t0, folder, int(argv[4]))

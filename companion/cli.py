@@ -751,6 +751,9 @@ def cmd_app(args: argparse.Namespace) -> int:
     if args.db:
         config = dataclasses.replace(config, app=dataclasses.replace(config.app, database=args.db))
     fullscreen = config.app.fullscreen if args.fullscreen is None else args.fullscreen
+    # before Kivy's clock exists: a scan or a button press handed over from its thread
+    # wakes the main loop at once (Clock.schedule_once_free), not at the next 60 Hz tick
+    os.environ.setdefault("KIVY_CLOCK", "free_all")
     from companion.ui.app import run_app  # Kivy only when the screen is wanted
 
     return run_app(config, fullscreen=fullscreen)

@@ -29,6 +29,7 @@ nothing; the game log itself only ever holds actions.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from companion.audit.check import GameCheck, export_game, verify_store
 from companion.catalog import UNTAGGED
 from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
+from companion.rules.odds import AttackOdds, attack_odds
 from companion.rules.setup import setup_checklist
 from companion.store import GameStore, StoreError
 from companion.store.log import undone_actions
@@ -364,7 +366,7 @@ class Controller:
             n for n in names if (card := game.catalog.card(n)) is not None and card.danger
         )
         log = self.table.log
-        return make_view(
+        view = make_view(
             snap,
             phase=self.phase,
             game=self.game_id,
@@ -379,6 +381,43 @@ class Controller:
             danger_cards=danger,
             scores=self._scores() if game.state.game_over else (),
         )
+        found = self._odds()
+        if found is None:
+            return view
+        reason, odds = found
+        players = tuple(
+            dataclasses.replace(
+                p,
+                odds=tuple(float(x) for x in odds.players[p.name].damage),
+                expected_damage=float(odds.players[p.name].expected),
+            )
+            if p.name in odds.players
+            else p
+            for p in view.players
+        )
+        return dataclasses.replace(
+            view, players=players, odds_reason=reason, odds_count=odds.count
+        )
+
+    def _odds(self) -> tuple[str, AttackOdds] | None:
+        """The exact odds of the next dragon draw that is sure to come: the countdown's
+        while it runs, an out player's draw in Catacombs, else the attack of a refill."""
+        assert self.table is not None
+        game = self.table.game
+        s = game.state
+        if s.game_over or self.phase != "playing":
+            return None
+        health = {n: game.setup.health - s.players[n].damage for n in s.seats
+                  if s.players[n].playing}  # fmt: skip
+        if game.edition.countdown and s.countdown is not None:
+            reason, count = "countdown", game.attack_size(s.countdown.space)
+        elif game.edition.out_draw and any(not p.playing for p in s.players.values()):
+            two = len(s.seats) == 2
+            reason = "out_draw"
+            count = game.edition.out_draw_two_players if two else game.edition.out_draw
+        else:
+            reason, count = "attack", game.attack_size()
+        return reason, attack_odds(s.bag, s.area, count, health)
 
     def _scores(self) -> tuple[ScoreView, ...]:
         assert self.table is not None
@@ -507,8 +546,9 @@ class Controller:
         add("depths", {"in": not p.in_depths}, value=0 if p.in_depths else 1)
         if p.artifacts and not p.in_depths:
             add("escape", {})
-        for value in sorted(set(s.artifacts_left)):
-            add("artifact", {"value": value}, value=value)
+        if len(p.artifacts) < 1 + p.tokens.get("backpack", 0):  # room in the pack
+            for value in sorted(set(s.artifacts_left)):
+                add("artifact", {"value": value}, value=value)
         for t in game.catalog.tokens_of("major_secret", "minor_secret"):
             add("secret", {"name": t.name}, t.name)
         market = {t.name: t for t in game.catalog.tokens_of("market", party=game.setup.party)}

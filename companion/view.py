@@ -32,6 +32,14 @@ class PlayerView:
     anti_clank: int  # clank that this turn's next +clank cancels
     artifacts: tuple[int, ...]
     score: int | None  # once the game is over
+    # the next dragon draw (TableView.odds_reason): the chance of each health lost,
+    # 0 .. health; its last entry is the chance of a knock-out
+    odds: tuple[float, ...] = ()
+    expected_damage: float = 0.0
+
+    @property
+    def knock_out(self) -> float:
+        return self.odds[-1] if self.odds else 0.0
 
     @property
     def out(self) -> bool:
@@ -102,6 +110,8 @@ class TableView:
     scoring: str | None = None  # whose deck is being scanned
     unresumable: tuple[int, str] | None = None  # (game, why) a game that cannot go on
     scores: tuple[ScoreView, ...] = ()  # once the game is over
+    odds_reason: str = ""  # the next draw the odds are of: "attack", "countdown", "out_draw"
+    odds_count: int = 0  # the cubes that draw takes
 
     def player(self, name: str) -> PlayerView:
         for p in self.players:

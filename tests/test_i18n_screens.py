@@ -460,11 +460,13 @@ def test_refusals_and_notes_reach_the_screen_in_the_tables_language(tmp_path, mo
         ctl.do({"do": "artifact", "player": "blue", "value": 20})
         ctl.do({"do": "escape", "player": "blue"})  # refused: still in the Depths
         ui.frames(3)
-        shown = app.status.text
+        table = app.screens.get_screen("table")
+        shown = table.last_text  # the table's line of what just happened, not the status bar
         assert "недр" in shown and "синий" in shown and "escape" not in shown, shown
+        assert shown not in app.status.text
         ctl.scan_component(card("clank", "Sneak"))  # a card of the other box
         ui.frames(3)
-        assert "карта Sneak (Clank!)" in app.status.text, app.status.text  # the edition's title
+        assert "карта Sneak (Clank!)" in table.last_text, table.last_text  # the box's title
 
         ctl.do({"do": "depths", "player": "blue", "in": False})
         ctl.do({"do": "escape", "player": "blue"})

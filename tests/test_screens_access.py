@@ -80,6 +80,49 @@ def test_a_players_actions_offer_only_what_the_rules_allow(ui):
         assert ctl.view().players == before.players
 
 
+def _offered(player: str) -> list[str]:
+    return [label for label, _do in player_actions(player)]
+
+
+def _every_offer_is_taken(ui, *players: str) -> None:
+    """Whatever is offered, the rules accept (then it is undone)."""
+    ctl = ui.app.controller
+    for player in players:
+        for label, do in player_actions(player):
+            before = ctl.view()
+            assert do() is True, f"{player}: {label} offered, refused: {ctl.last}"
+            ctl.undo()
+            assert ctl.view().players == before.players, label
+
+
+def test_a_full_pack_a_sold_out_market_and_a_freed_prisoner_are_not_offered(ui):
+    playing(ui, "red", "blue")
+    ctl = ui.app.controller
+    for player in ("red", "blue"):
+        ctl.do({"do": "gold", "player": player, "n": 30})
+    ctl.do({"do": "artifact", "player": "red", "value": 20})
+    assert not any(label.startswith("Artifact") for label in _offered("red"))  # pack full
+    assert any(label.startswith("Artifact") for label in _offered("blue"))
+    ctl.do({"do": "buy", "player": "red", "item": "backpack"})
+    assert "Artifact 25" in _offered("red")  # room for one more
+    ctl.do({"do": "buy", "player": "blue", "item": "backpack"})  # the last of the two
+    assert "Buy backpack (7 gold)" not in _offered("blue") + _offered("red")
+    assert not ctl.do({"do": "buy", "player": "blue", "item": "backpack"})  # the rules agree
+    _every_offer_is_taken(ui, "red", "blue")
+
+
+def test_a_prisoner_freed_is_not_offered_again(ui):
+    playing(ui, "red", "blue", edition="catacombs")
+    ctl = ui.app.controller
+    freed = [label for label in _offered("red") if label.startswith("Free prisoner")]
+    assert freed
+    for _ in range(2):  # two adventurer prisoners in the box
+        assert ctl.do({"do": "prisoner", "player": "red", "name": "adventurer"})
+    assert "Free prisoner: adventurer" not in _offered("red") + _offered("blue")
+    assert "Free prisoner: barbarian" in _offered("blue")
+    _every_offer_is_taken(ui, "red", "blue")
+
+
 def test_a_ghost_is_offered_only_while_the_treasury_has_one(ui):
     playing(ui, "red", "blue", edition="catacombs")
     ctl = ui.app.controller

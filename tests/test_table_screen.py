@@ -103,7 +103,7 @@ def random_step(ui: Harness, rng: random.Random, edition: str) -> str:
         ["plus", "minus", "row", "end", "scan", "undo", "attack", "untagged", "damage"]
     )
     if choice in ("plus", "minus") and view.players:
-        panel = rng.choice(list(table.ids.players.children))
+        panel = rng.choice(list(table.panels()))
         text = "+1" if choice == "plus" else "−1"
         button = next(w for w in panel.walk() if getattr(w, "text", "") == text)
         if not button.disabled:
@@ -179,7 +179,7 @@ FIGURE_IDS = ("clank", "health")
 
 def figures(screen: TableScreen) -> set:
     out = {screen.ids.next_attack}
-    for panel in screen.ids.players.children:
+    for panel in screen.panels():
         if isinstance(panel, PlayerPanel):
             out |= {panel.ids[key] for key in FIGURE_IDS}
     return out
@@ -206,11 +206,11 @@ def test_the_table_screen_meets_the_numbers_for_every_table(tmp_path, language):
             for p in problems(screen, figures(screen)):
                 found.append(f"{language} {players} {edition}: {p}")
             # the figures are there, and big
-            for panel in screen.ids.players.children:
+            for panel in screen.panels():
                 for key in FIGURE_IDS:
                     assert panel.ids[key].font_size >= 36
             # the active player's frame lies inside the window, never cut off
-            active = next(p for p in screen.ids.players.children if p.active)
+            active = next(p for p in screen.panels() if p.active)
             x, y = active.to_window(active.x, active.y)
             assert x >= 0 and y >= 0 and x + active.width <= 800 and y + active.height <= 480
         finally:
@@ -235,5 +235,56 @@ def test_the_screen_settles_and_stays_still(tmp_path, language):
         before = _geometry(table_of(ui))
         ui.frames(10)
         assert _geometry(table_of(ui)) == before
+    finally:
+        ui.close()
+
+
+def _hypergeometric(total: int, mine: int, drawn: int, k: int) -> float:
+    from math import comb
+
+    if k > mine or drawn - k < 0 or drawn - k > total - mine:
+        return 0.0
+    return comb(mine, k) * comb(total - mine, drawn - k) / comb(total, drawn)
+
+
+@pytest.mark.parametrize(("language", "players"), [("en", 4), ("ru", 6), ("es", 5), ("uk", 3)])
+def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(
+    tmp_path, language, players
+):
+    from companion.ui.odds import OddsCell, OddsView
+
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    try:
+        new_game(ui, players)
+        ctl = ui.app.controller
+        ctl.clank(4, "red")
+        ctl.clank(2, "yellow")
+        ctl.do({"do": "damage", "player": "yellow", "n": 8})  # 2 health left
+        ctl.do({"do": "rage", "n": 3})
+        ui.frames(3)
+        screen = table_of(ui)
+        view = ctl.view()
+        # each panel tells the knock-out chance at a glance, the same as the view's
+        yellow = next(p for p in screen.panels() if p.player == "yellow")
+        assert "%" in yellow.risk_text and yellow.knock_out == view.player("yellow").knock_out
+        ui.tap(yellow.ids.clank.parent.parent)  # the figures: one touch target
+        odds = next(w for w in ui.window.children if isinstance(w, OddsView))
+        ui.frames(3)
+        if SHOTS is not None:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            ui.screenshot(SHOTS / f"odds-{language}-{players}.png")
+        assert not problems(odds), problems(odds)
+        # the cells are the exact hypergeometric chances of the view's state
+        bag = sum(n for _k, n in view.bag) + sum(p.clank for p in view.players)
+        for p in view.players:
+            mine = dict(view.bag)[p.name] + p.clank
+            exact = [_hypergeometric(bag, mine, view.odds_count, k) for k in range(p.health)]
+            exact.append(1 - sum(exact))
+            assert p.odds == pytest.approx(exact, abs=1e-12)
+        cells = [w for w in odds.walk() if isinstance(w, OddsCell)]
+        assert len(cells) >= 2 * players  # at least "0" and the knock-out for each
+        assert view.player("yellow").knock_out > 0
+        odds.dismiss(animation=False)
     finally:
         ui.close()

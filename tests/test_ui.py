@@ -53,7 +53,7 @@ def shot(ui: Harness, name: str) -> None:
 
 
 def panel_button(ui: Harness, player: str, text: str):
-    panels = {p.player: p for p in ui.app.screens.get_screen("table").ids.players.children}
+    panels = {p.player: p for p in ui.app.screens.get_screen("table").panels()}
     return next(w for w in panels[player].walk() if getattr(w, "text", "") == text)
 
 
@@ -279,7 +279,7 @@ def test_catacombs_with_five_players_and_a_knock_out(ui):
         ui.app.controller.do({"do": "damage", "player": "blue", "n": 1})
     ui.app.controller.do({"do": "damage", "player": "blue", "n": 1})
     ui.frames(2)
-    panel = next(p for p in ui.app.screens.get_screen("table").ids.players.children
+    panel = next(p for p in ui.app.screens.get_screen("table").panels()
                  if p.player == "blue")  # fmt: skip
     assert panel.out and panel.status_text == "knocked out"
 
@@ -569,6 +569,6 @@ def test_switching_the_language_keeps_the_game_on_screen(ui, tmp_path, monkeypat
     assert len(ui.window.children) == 1  # the old screens are gone, not hidden behind
     ui.tap(ui.app.screens.get_screen("settings").ids.back)
     assert ui.app.screens.current == "table"
-    assert ui.app.screens.get_screen("table").ids.players.children
+    assert ui.app.screens.get_screen("table").panels()
     ui.tap(panel_button(ui, "red", "+1"))
     assert ui.snapshot["clank_area"]["red"] == before["clank_area"]["red"] + 1

@@ -36,6 +36,7 @@ from companion.i18n import (
 from companion.pin import Lockout
 from companion.store import GameStore
 from companion.store.tags import TagError
+from companion.ui.odds import OddsView
 from companion.ui.screens import (
     LANGUAGE_NAMES,
     AuditScreen,
@@ -167,8 +168,8 @@ class CompanionApp(App):
         try:
             self.panel = Panel(
                 self.settings_.gpio,
-                on_end_turn=lambda: Clock.schedule_once(lambda dt: self.controller.end_turn()),
-                on_undo=lambda: Clock.schedule_once(lambda dt: self.controller.undo()),
+                on_end_turn=lambda: hand_over(self.controller.end_turn),
+                on_undo=lambda: hand_over(self.controller.undo),
             )
             self.controller.signals = self.panel
         except Exception as e:  # noqa: BLE001 - the table plays on without buttons
@@ -179,7 +180,7 @@ class CompanionApp(App):
         device = make_reader(self.settings_.reader.spec)
         self.worker = ReaderWorker(
             device,
-            lambda scan: Clock.schedule_once(lambda dt: self.on_scan(scan.uid)),
+            lambda scan: hand_over(lambda: self.on_scan(scan.uid)),
             lambda status, detail: Clock.schedule_once(
                 lambda dt: self._reader_status(status.value, detail)
             ),
@@ -236,9 +237,13 @@ class CompanionApp(App):
                 self.screen(home)
                 self.screens.current = home
         self.redraw()
-        if update.kind in ("rejected", "unknown_tag", "ignored", "refill", "seat", "opening"):
-            if update.message:
-                self.status.text = update.message
+        # the table screen's own line says what just happened: the status bar does not
+        # repeat it there (it keeps what the line does not show: ignored scans, badges)
+        on_table = self.screens.current == "table"
+        told = ("rejected", "unknown_tag", "ignored", "refill", "seat", "opening")
+        if update.kind in told and update.message:
+            repeated = on_table and update.kind not in ("ignored", "seat", "unknown_tag")
+            self.status.text = self.ready_text if repeated else update.message
         elif update.kind in ("action", "game", "scoring"):
             self.status.text = self.ready_text
         if update.kind == "seat" and self.screens.current == "newgame" and update.component:
@@ -314,6 +319,12 @@ class CompanionApp(App):
             return
         Picker(_("{player}: what happened?").format(player=player_name(player, capital=True)),
                player_actions(player)).open()  # fmt: skip
+
+    def show_odds(self) -> None:
+        """The next draw's odds for every player, whole (a tap on a player's figures)."""
+        view = self.controller.view()
+        if view.phase == "playing" and any(p.odds for p in view.players):
+            OddsView(view).open()
 
     def confirm_attack(self) -> None:
         """A card's dragon attack: drawn only once the table confirms it."""
@@ -480,6 +491,14 @@ class CompanionApp(App):
             window.remove_widget(old)
             window.add_widget(self.root)
         self.show_screen(current)
+
+
+def hand_over(work: Callable[[], Any]) -> None:
+    """Run ``work`` on the main loop (from a reader's or a button's thread). With Kivy's
+    ``free_all`` clock (as ``clank-companion app`` starts it) the loop wakes at once and
+    draws the frame; with the default clock, at its next tick."""
+    schedule = getattr(Clock, "schedule_once_free", None) or Clock.schedule_once
+    schedule(lambda dt: work())
 
 
 def _badges() -> list[Any]:

@@ -19,13 +19,16 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _, ed_, ngettext, player_name
+from companion.ui.cached import Cached
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.odds import HEART, SKULL, percent
 from companion.view import PlayerView, TableView
 
 
@@ -47,6 +50,10 @@ class BagChip(Label):
     ink = ListProperty([1, 1, 1, 1])
 
 
+class Figures(ButtonBehavior, BoxLayout):
+    """The big figures of a panel: a tap shows the odds of the next draw."""
+
+
 class PlayerPanel(BoxLayout):
     """A player's panel, in the player's colour: cubes in the Clank! area and health in
     big numerals, gold and artifacts, and the buttons that change them."""
@@ -65,6 +72,12 @@ class PlayerPanel(BoxLayout):
     info_text = StringProperty("")
     status_text = StringProperty("")
     hurt = NumericProperty(0)  # 0 (unhurt) to 1 (knocked out)
+    risk_text = StringProperty("")  # the next draw: knock-out chance, health lost on average
+    knock_out = NumericProperty(0)  # the next draw's knock-out chance (a bar, 5-6 players)
+    risk_colour = ListProperty([0.85, 0.87, 0.9, 1])
+
+    def show_odds(self) -> None:
+        App.get_running_app().show_odds()
 
     def clank_by(self, n: int) -> None:
         App.get_running_app().controller.clank(n, player=self.player)
@@ -102,6 +115,18 @@ class PlayerPanel(BoxLayout):
         if p.score is not None:
             parts.append(_("score {n}").format(n=p.score))
         self.info_text = " · ".join(parts)
+        if p.odds and not p.out:
+            ko = p.knock_out
+            self.knock_out = ko
+            lost = f"{p.expected_damage:.1f}"
+            lost = "0" if lost == "0.0" else "−" + lost
+            self.risk_text = f"{SKULL} {percent(ko)}  ·  {HEART} {lost}"
+            danger = ko >= 0.25 or (ko > 0 and p.health <= 2)
+            self.risk_colour = [1, 0.55, 0.45, 1] if danger else [0.85, 0.87, 0.9, 1]
+        else:
+            self.knock_out = 0
+            self.risk_text = ""
+            self.risk_colour = [0.85, 0.87, 0.9, 1]
 
 
 class RowCard(Button):
@@ -202,14 +227,20 @@ class TableScreen(Screen):
         names = [p.name for p in view.players]
         self.compact = len(names) > 4
         grid.cols = len(names) if not self.compact else 3
-        if [w.player for w in reversed(grid.children)] != names:
+        if [w.player for w in self.panels()] != names:
             grid.clear_widgets()
             for name in names:
                 panel = PlayerPanel()
                 panel.player = name
-                grid.add_widget(panel)
-        for panel, p in zip(reversed(grid.children), view.players, strict=True):
+                slot = Cached()  # a panel is drawn again only when it changed
+                slot.add_widget(panel)
+                grid.add_widget(slot)
+        for panel, p in zip(self.panels(), view.players, strict=True):
             panel.show(p, view, self.compact)
+
+    def panels(self) -> list[PlayerPanel]:
+        """The players' panels in seat order."""
+        return [slot.children[0] for slot in reversed(self.ids.players.children)]
 
     # ------------------------------------------------------------ the row
     def _show_row(self, view: TableView) -> None:

@@ -1,0 +1,214 @@
+"""Charts drawn with Kivy's own graphics, readable at 800x480 across a table.
+
+- ``LineChart``: values over a game's steps, one line per series (a player's cubes in
+  the Clank! area, the damage taken, the rage track), the dragon's attacks marked by
+  ticks along the bottom.
+- ``BarChart``: stacked bars, one per player (the score's parts), or pairs of bars (the
+  colours drawn against what a fair draw would give).
+
+Text is drawn as textures (Kivy's core label) at 20 px or more; the charts hold no game
+logic: they are given numbers and words (companion.history gives the numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Line, Rectangle
+from kivy.properties import ListProperty, ObjectProperty, StringProperty
+from kivy.uix.widget import Widget
+
+TEXT = 20  # px: the smallest text on a chart
+INK = (0.92, 0.92, 0.95, 1)
+GRID = (1, 1, 1, 0.12)
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str  # shown in the legend
+    rgba: tuple[float, ...]
+    values: Sequence[float]
+
+
+@dataclass(frozen=True)
+class Bar:
+    name: str  # under the bar
+    parts: Sequence[tuple[str, float, tuple[float, ...]]]  # (part, value, colour), bottom first
+    total: str = ""  # over the bar
+    target: float | None = None  # a value marked across the bar (what a fair draw expects)
+
+
+@dataclass(frozen=True)
+class LineData:
+    title: str
+    series: Sequence[Series]
+    marks: Sequence[int] = ()  # the steps with a dragon attack
+    x_label: str = ""
+    mark_label: str = ""
+    steps: int = 0  # the x axis runs 0 .. steps
+    y_max: float | None = None  # default: the largest value
+
+
+@dataclass(frozen=True)
+class BarData:
+    title: str
+    bars: Sequence[Bar]
+    legend: Sequence[tuple[str, tuple[float, ...]]] = field(default_factory=tuple)
+    y_max: float | None = None
+
+
+def text_texture(text: str, size: int = TEXT, bold: bool = False) -> Any:
+    label = CoreLabel(text=text, font_size=size, bold=bold)
+    label.refresh()
+    return label.texture
+
+
+def nice_step(top: float, lines: int = 4) -> float:
+    """A round step for the grid (1, 2, 5, 10, ...) giving about ``lines`` lines."""
+    raw = max(top, 1) / lines
+    scale = 1.0
+    while scale * 10 <= raw:
+        scale *= 10
+    for m in (1, 2, 5, 10):
+        if m * scale >= raw:
+            return m * scale
+    return 10 * scale
+
+
+class Chart(Widget):
+    """The frame shared by the charts: title at the top, a plot area with a grid."""
+
+    data = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    texts = ListProperty([])  # every text drawn (the tests read them)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(pos=self.draw, size=self.draw, data=self.draw)
+
+    def _text(self, text: str, x: float, y: float, *, size: int = TEXT, bold: bool = False,
+              anchor: str = "left") -> tuple[float, float]:  # fmt: skip
+        """Draw ``text`` with its left (or centre, or right) bottom at (x, y)."""
+        texture = text_texture(text, size, bold)
+        w, h = texture.size
+        if anchor == "center":
+            x -= w / 2
+        elif anchor == "right":
+            x -= w
+        Color(*INK)
+        Rectangle(texture=texture, pos=(round(x), round(y)), size=(w, h))
+        self.texts.append((text, size))
+        return w, h
+
+    def draw(self, *args: Any) -> None:
+        self.canvas.clear()
+        self.texts = []
+        if self.data is None or self.width < 50 or self.height < 50:
+            return
+        with self.canvas:
+            self.plot(self.data)
+
+    def plot(self, data: Any) -> None:
+        raise NotImplementedError
+
+
+class LineChart(Chart):
+    def plot(self, data: LineData) -> None:
+        _w, th = self._text(data.title, self.x + 8, self.top - 30, size=22, bold=True)
+        # the legend, right of the title
+        lx = self.right - 8
+        for s in reversed(data.series):
+            w, _h = self._text(s.name, lx, self.top - 28, anchor="right")
+            Color(*s.rgba)
+            Rectangle(pos=(lx - w - 22, self.top - 24), size=(16, 16))
+            lx -= w + 34
+        left, bottom = self.x + 48, self.y + 34
+        right, top = self.right - 12, self.top - 40
+        steps = max(data.steps, max((len(s.values) for s in data.series), default=1) - 1, 1)
+        top_value = data.y_max or max((max(s.values, default=0) for s in data.series), default=0)
+        top_value = max(top_value, 1)
+        step = nice_step(top_value)
+        top_value = step * -(-top_value // step)
+
+        def px(i: float) -> float:
+            return left + (right - left) * i / steps
+
+        def py(v: float) -> float:
+            return bottom + (top - bottom) * v / top_value
+
+        tick = 0.0
+        while tick <= top_value + 1e-9:
+            Color(*GRID)
+            Line(points=[left, py(tick), right, py(tick)], width=1)
+            self._text(f"{tick:g}", left - 6, py(tick) - 11, anchor="right")
+            tick += step
+        for i in data.marks:  # the dragon's attacks
+            Color(0.85, 0.25, 0.2, 0.9)
+            Rectangle(pos=(px(i) - 2, bottom - 10), size=(4, 10))
+        if data.x_label:
+            self._text(data.x_label, left, self.y + 2)
+        if data.mark_label and data.marks:
+            self._text(data.mark_label, right, self.y + 2, anchor="right")
+        for s in data.series:
+            if not s.values:
+                continue
+            points = []
+            for i, v in enumerate(s.values):
+                points += [px(i), py(v)]
+            Color(*s.rgba)
+            if len(points) >= 4:
+                Line(points=points, width=2.2)
+            else:
+                Rectangle(pos=(points[0] - 3, points[1] - 3), size=(6, 6))
+
+
+class BarChart(Chart):
+    def plot(self, data: BarData) -> None:
+        self._text(data.title, self.x + 8, self.top - 30, size=22, bold=True)
+        lx = self.right - 8
+        for name, rgba in reversed(data.legend):
+            w, _h = self._text(name, lx, self.top - 28, anchor="right")
+            Color(*rgba)
+            Rectangle(pos=(lx - w - 22, self.top - 24), size=(16, 16))
+            lx -= w + 34
+        left, bottom = self.x + 48, self.y + 34
+        right, top = self.right - 12, self.top - 66
+        bars = list(data.bars)
+        if not bars:
+            return
+        top_value = data.y_max or max(sum(max(v, 0) for _p, v, _c in b.parts) for b in bars)
+        top_value = max(top_value, 1)
+        step = nice_step(top_value)
+        top_value = step * -(-top_value // step)
+
+        def py(v: float) -> float:
+            return bottom + (top - bottom) * v / top_value
+
+        tick = 0.0
+        while tick <= top_value + 1e-9:
+            Color(*GRID)
+            Line(points=[left, py(tick), right, py(tick)], width=1)
+            self._text(f"{tick:g}", left - 6, py(tick) - 11, anchor="right")
+            tick += step
+        slot = (right - left) / len(bars)
+        width = min(slot * 0.7, 110)
+        for i, b in enumerate(bars):
+            x = left + slot * i + (slot - width) / 2
+            y = bottom
+            for _part, value, rgba in b.parts:
+                if value <= 0:
+                    continue
+                h = py(value) - bottom
+                Color(*rgba)
+                Rectangle(pos=(x, y), size=(width, h))
+                y += h
+            if b.target is not None:
+                Color(1, 1, 1, 0.95)
+                Rectangle(pos=(x - 6, py(b.target) - 2), size=(width + 12, 4))
+            if b.total:
+                above = max(y, py(b.target) + 2 if b.target is not None else y)
+                self._text(b.total, x + width / 2, above + 4, anchor="center", bold=True)
+            self._text(b.name, x + width / 2, self.y + 4, anchor="center")
