@@ -237,7 +237,8 @@ def test_a_refill_from_the_scan_drawer_brings_the_dragon(ui):
     drawn = ui.snapshot["draws"][-1]["drawn"]
     assert len(drawn) == ui.snapshot["draws"][-1]["count"] >= 2
     assert view is not None and view.title == f"The dragon attacks! ({len(drawn)} cubes)"
-    assert "Orc Grunt" in [c.card for c in ui.app.screens.get_screen("table").ids.row.children]
+    shown = ui.app.screens.get_screen("table").ids.row.children
+    assert "Orc Grunt" in [c.card for c in shown if c.opacity > 0]
     ui.frames(5, seconds=0.65 * len(drawn) + 0.5)
     assert view.finished and [c.kind for c in reversed(view.ids.cubes.children)] == drawn
 

@@ -244,14 +244,15 @@ class TableScreen(Screen):
 
     # ------------------------------------------------------------ the row
     def _show_row(self, view: TableView) -> None:
-        """The row's buttons are kept and relabelled: rebuilding them at every scan would
-        leave garbage for the collector to sweep in the middle of a game."""
+        """The row's buttons are kept and relabelled, spare ones hidden: making buttons at
+        every scan costs the redraw time and leaves garbage for the collector to sweep
+        in the middle of a game."""
         box = self.ids.row
         cards = [w for w in reversed(box.children) if isinstance(w, RowCard)]
         empty = [w for w in box.children if not isinstance(w, RowCard)]
         if not view.row:
             for w in cards:
-                box.remove_widget(w)
+                self._hide(w)
             if not empty:
                 box.add_widget(
                     Label(text=_("empty: scan the cards as they are dealt"), font_size="20sp")
@@ -264,14 +265,24 @@ class TableScreen(Screen):
             button.bind(on_release=self._row_tapped)
             box.add_widget(button)
             cards.append(button)
-        while len(cards) > len(view.row):
-            box.remove_widget(cards.pop())
-        for button, card in zip(cards, view.row, strict=True):
+        for button in cards[len(view.row) :]:
+            self._hide(button)
+        for button, card in zip(cards, view.row, strict=False):
             button.card = card.name
             button.revealed = card.revealed
             button.danger = card.danger
             button.disabled = card.revealed or view.game_over
             button.text = ("⚠ " if card.danger else "") + card.name
+            button.opacity = 1
+            button.size_hint_x = 1
+
+    @staticmethod
+    def _hide(button: RowCard) -> None:
+        button.card = ""
+        button.opacity = 0
+        button.disabled = True
+        button.size_hint_x = None
+        button.width = 0
 
     @staticmethod
     def _row_tapped(button: RowCard) -> None:

@@ -27,6 +27,20 @@ from companion.i18n import _, localized, ned_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
 from companion.view import AttackEvent, HurtView
 
+
+def _register_fonts() -> None:
+    """Kivy's DejaVuSans (arrows, hearts, the skull) by name: a font given by a name Kivy
+    does not know is looked up on disk at every text drawn."""
+    import os
+
+    from kivy import kivy_data_dir
+    from kivy.core.text import LabelBase
+
+    LabelBase.register("DejaVuSans", os.path.join(kivy_data_dir, "fonts", "DejaVuSans.ttf"))
+
+
+_register_fonts()
+
 SEAT_COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
 
 
