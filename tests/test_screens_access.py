@@ -37,6 +37,9 @@ def ui(tmp_path, monkeypatch):
     harness.close()
 
 
+SEATS6 = ["red", "yellow", "green", "blue", "purple", "orange"]
+
+
 def seen_texts(ui: Harness) -> list[str]:
     return [w.text for w in ui.widgets() if isinstance(w, Label) and w.text and shown(w)]
 
@@ -332,3 +335,24 @@ def test_the_window_opens_at_800x480_and_the_kiosk_types_on_screen(tmp_path):
     assert kiosk[1] == "(800, 480) True True"
     assert kiosk[2] == "1 True"  # the field moved above the docked keyboard
     assert kiosk[3] == "owl"
+
+
+def test_a_long_set_up_checklist_scrolls_and_the_title_stays_on_screen(ui):
+    """Six players in Catacombs with the party: the checklist is long (starting clank for
+    every seat, numbers the rulebook does not print); it scrolls, nothing leaves the top."""
+    from kivy.uix.scrollview import ScrollView
+
+    ctl = ui.app.controller
+    ctl.new_game({"edition": "catacombs", "players": SEATS6, "party": True})
+    ui.frames(3)
+    screen = ui.app.screens.get_screen("opening")
+    assert ui.app.screens.current == "opening" and len(ctl.checklist()) >= 10
+    title = ui.find("Set up the table")
+    _x, y = title.to_window(title.x, title.y)
+    assert y + title.height <= 480 + 0.5
+    checklist = next(w for w in screen.walk() if getattr(w, "text", "") == screen.checklist)
+    assert isinstance(checklist.parent, ScrollView)
+    for w in screen.walk():
+        if isinstance(w, Label) and shown(w) and w is not checklist:
+            wx, wy = w.to_window(w.x, w.y)
+            assert wy >= -0.5 and wy + w.height <= 480.5, w.text

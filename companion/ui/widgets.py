@@ -29,14 +29,15 @@ from companion.view import AttackEvent, HurtView
 
 
 def _register_fonts() -> None:
-    """Kivy's DejaVuSans (arrows, hearts, the skull) by name: a font given by a name Kivy
-    does not know is looked up on disk at every text drawn."""
+    """Kivy's DejaVuSans (arrows, hearts, the skull) and its monospaced font by name: a
+    font given by a name Kivy does not know is looked up on disk at every text drawn."""
     import os
 
     from kivy import kivy_data_dir
     from kivy.core.text import LabelBase
 
-    LabelBase.register("DejaVuSans", os.path.join(kivy_data_dir, "fonts", "DejaVuSans.ttf"))
+    for name in ("DejaVuSans", "RobotoMono-Regular"):
+        LabelBase.register(name, os.path.join(kivy_data_dir, "fonts", name + ".ttf"))
 
 
 _register_fonts()
