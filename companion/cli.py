@@ -544,6 +544,62 @@ def cmd_audit_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_results(args: argparse.Namespace) -> int:
+    """A finished game's results as CSV (standard output, or a file)."""
+    from companion.history import results_csv
+
+    path = None if args.output in (None, "-") else _check_output(args.output, args.db)
+    with GameStore(args.db, create=False) as store:
+        if args.game not in {g["id"] for g in store.games()}:
+            raise StoreError(N_("no game {game} in {path}"), game=args.game, path=str(args.db))
+        try:
+            if path is None:
+                results_csv(store, args.game, sys.stdout)
+                return 0
+            _write_whole(path, lambda out: results_csv(store, args.game, out))
+        except ValueError:
+            raise CommandError(
+                N_("game {game} is not over: it has no results yet"), game=args.game
+            ) from None
+    print(_("game {game}: results written to {path}").format(game=args.game, path=args.output),
+          file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """The charts of a game (and of every game) as PNG files in a folder."""
+    from companion.history import fairness, game_history, record
+
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise CommandError(N_("{path} is not a folder"), path=str(folder))
+    with GameStore(args.db, create=False) as store:
+        ids = {g["id"] for g in store.games()}
+        if args.game is not None and args.game not in ids:
+            raise StoreError(N_("no game {game} in {path}"), game=args.game, path=str(args.db))
+        history = game_history(store, args.game) if args.game is not None else None
+        every = args.all or args.game is None
+        f = fairness(store) if every else None
+        r = record(store) if every else None
+    for key, value in {"KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1", "KIVY_NO_FILELOG": "1",
+                       "KIVY_LOG_MODE": "PYTHON"}.items():  # fmt: skip
+        os.environ.setdefault(key, value)
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("graphics", "width", "800")
+    KivyConfig.set("graphics", "height", "480")
+    from companion.ui.report import report_charts, write_pngs
+
+    try:
+        written = write_pngs(report_charts(history, f, r), folder)
+    except OSError as e:
+        raise CommandError(N_("cannot write {path}: {reason}"), path=str(folder),
+                           reason=e.strerror or str(e)) from None  # fmt: skip
+    for path in written:
+        print(path)
+    return 0
+
+
 def _reader_spec(args: argparse.Namespace) -> str:
     return args.reader or load_config().reader.spec
 
@@ -821,6 +877,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--keep-going", action="store_true")
     r.add_argument("-v", "--verbose", action="store_true")
     r.set_defaults(func=cmd_resume)
+    rs = sub.add_parser("results", help=_("a finished game's results as CSV"))
+    rs.add_argument("--db", help=db_help)
+    rs.add_argument("--game", type=int, required=True)
+    rs.add_argument("-o", "--output", help=_("the CSV file (default: standard output)"))
+    rs.set_defaults(func=cmd_results)
+    rp = sub.add_parser("report", help=_("a game's charts (and every game's) as PNG files"))
+    rp.add_argument("--db", help=db_help)
+    rp.add_argument("--game", type=int, help=_("the game (without it: every game's charts)"))
+    rp.add_argument("--all", action="store_true", help=_("add the charts of every game"))
+    rp.add_argument("-o", "--output", required=True, help=_("the folder for the PNG files"))
+    rp.set_defaults(func=cmd_report)
     a = sub.add_parser("abandon", help=_("give up a game and reveal its server seed"))
     a.add_argument("--db", help=db_help)
     a.add_argument("--game", type=int, required=True)

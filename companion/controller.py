@@ -38,6 +38,15 @@ from typing import IO, Any, Literal, Protocol
 
 from companion.audit.check import GameCheck, export_game, verify_store
 from companion.catalog import UNTAGGED
+from companion.history import (
+    Fairness,
+    GameHistory,
+    Record,
+    fairness,
+    game_history,
+    record,
+    results_csv,
+)
 from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
 from companion.rules.odds import AttackOdds, attack_odds
@@ -462,6 +471,22 @@ class Controller:
 
     def game_summary(self, game: int) -> GameSummary | None:
         return next((g for g in self.games() if g.id == game), None)
+
+    def history(self, game: int) -> GameHistory:
+        """A game told step by step from its log (for its charts)."""
+        return game_history(self.store, game)
+
+    def fairness(self) -> Fairness:
+        """The colours drawn in every game of the database against a fair draw."""
+        return fairness(self.store)
+
+    def record(self) -> Record:
+        """Wins and average scores by colour and seat over the finished games."""
+        return record(self.store)
+
+    def results_csv(self, game: int, out: IO[str]) -> int:
+        """A finished game's results for spreadsheets (ValueError: not finished)."""
+        return results_csv(self.store, game, out)
 
     def chain_head(self, game: int) -> str:
         """The newest hash of a game's log (what the table photographs)."""

@@ -37,6 +37,7 @@ from companion.pin import Lockout
 from companion.store import GameStore
 from companion.store.tags import TagError
 from companion.ui.odds import OddsView
+from companion.ui.report import ReportScreen, StatsScreen
 from companion.ui.screens import (
     LANGUAGE_NAMES,
     AuditScreen,
@@ -78,10 +79,11 @@ KV_FILES = (
     "audit.kv",
     "tags.kv",
     "settings.kv",
+    "report.kv",
 )
 PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
                  "scoring": "scoring", "abandoned": "newgame"}  # fmt: skip
-VISITED = ("audit", "tags", "settings", "pastgames")
+VISITED = ("audit", "tags", "settings", "pastgames", "report", "stats")
 BACKGROUND = (0.14, 0.15, 0.18, 1)
 SCREENS: dict[str, Callable[..., Any]] = {
     "newgame": NewGameScreen,
@@ -92,6 +94,8 @@ SCREENS: dict[str, Callable[..., Any]] = {
     "tags": TagsScreen,
     "settings": SettingsScreen,
     "pastgames": PastGamesScreen,
+    "report": ReportScreen,
+    "stats": StatsScreen,
 }
 
 
@@ -382,13 +386,23 @@ class CompanionApp(App):
     def close_game(self) -> None:
         self.controller.close_game()
 
-    def open_audit(self, game: int | None = None) -> None:
+    def open_audit(self, game: int | None = None, back_to: str | None = None) -> None:
         """The audit of the game on the table, or of a past game."""
-        self.screen("audit").game = game
+        audit = self.screen("audit")
+        audit.game = game
+        audit.back_to = back_to or ""
         self.show_screen("audit")
 
     def open_past_game(self, game: int) -> None:
-        self.open_audit(game)
+        """A past game: its ranking and charts (its audit one tap further)."""
+        self.open_report(game, back_to="pastgames")
+
+    def open_report(self, game: int | None = None, back_to: str | None = None) -> None:
+        """A game in charts: a past game, or (``game`` None) the one on the table."""
+        report = self.screen("report")
+        report.game = game
+        report.back_to = back_to or self.home_screen()
+        self.show_screen("report")
 
     def pick_untagged_card(self) -> None:
         """A revealed card without a tag (or one that will not read): the table picks it

@@ -24,6 +24,7 @@ from kivy.uix.widget import Widget
 TEXT = 20  # px: the smallest text on a chart
 INK = (0.92, 0.92, 0.95, 1)
 GRID = (1, 1, 1, 0.12)
+BACKGROUND = (0.14, 0.15, 0.18, 1)  # the screens' own, so a PNG reads as the screen does
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Series:
     name: str  # shown in the legend
     rgba: tuple[float, ...]
     values: Sequence[float]
+    short: str = ""  # in the legend when the names do not fit (a colour's letter)
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,8 @@ class Chart(Widget):
 
     data = ObjectProperty(None, allownone=True)
     title = StringProperty("")
-    texts = ListProperty([])  # every text drawn (the tests read them)
+    texts = ListProperty([])  # every text drawn, with its size (the tests read them)
+    boxes = ListProperty([])  # every text drawn: (text, x, y, width, height)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -101,14 +104,42 @@ class Chart(Widget):
         Color(*INK)
         Rectangle(texture=texture, pos=(round(x), round(y)), size=(w, h))
         self.texts.append((text, size))
+        self.boxes.append((text, x, y, w, h))
         return w, h
+
+    def _head(
+        self,
+        title: str,
+        legend: Sequence[tuple[str, tuple[float, ...]]],
+        short: Sequence[str] = (),
+    ) -> float:
+        """The title, and the legend right of it (or under it when they would meet; in
+        ``short`` words when even a line of its own is too short); returns the top of
+        the plot."""
+        tw, _h = self._text(title, self.x + 8, self.top - 30, size=22, bold=True)
+        widths = [text_texture(name).size[0] + 34 for name, _rgba in legend]
+        if short and sum(widths) > self.width - 16:
+            legend = [(s, rgba) for s, (_n, rgba) in zip(short, legend, strict=True)]
+            widths = [text_texture(name).size[0] + 34 for name, _rgba in legend]
+        room = self.width - tw - 24
+        y = self.top - 28 if sum(widths) <= room else self.top - 58
+        lx = self.right - 8
+        for (name, rgba), w in zip(reversed(legend), reversed(widths), strict=True):
+            self._text(name, lx, y, anchor="right")
+            Color(*rgba)
+            Rectangle(pos=(lx - w + 12, y + 4), size=(16, 16))
+            lx -= w
+        return y - 12
 
     def draw(self, *args: Any) -> None:
         self.canvas.clear()
         self.texts = []
+        self.boxes = []
         if self.data is None or self.width < 50 or self.height < 50:
             return
         with self.canvas:
+            Color(*BACKGROUND)
+            Rectangle(pos=self.pos, size=self.size)
             self.plot(self.data)
 
     def plot(self, data: Any) -> None:
@@ -117,16 +148,11 @@ class Chart(Widget):
 
 class LineChart(Chart):
     def plot(self, data: LineData) -> None:
-        _w, th = self._text(data.title, self.x + 8, self.top - 30, size=22, bold=True)
-        # the legend, right of the title
-        lx = self.right - 8
-        for s in reversed(data.series):
-            w, _h = self._text(s.name, lx, self.top - 28, anchor="right")
-            Color(*s.rgba)
-            Rectangle(pos=(lx - w - 22, self.top - 24), size=(16, 16))
-            lx -= w + 34
+        legend = [(series.name, series.rgba) for series in data.series]
+        shorts = [series.short or series.name for series in data.series]
+        head = self._head(data.title, legend, shorts)
         left, bottom = self.x + 48, self.y + 34
-        right, top = self.right - 12, self.top - 40
+        right, top = self.right - 12, head - 8
         steps = max(data.steps, max((len(s.values) for s in data.series), default=1) - 1, 1)
         top_value = data.y_max or max((max(s.values, default=0) for s in data.series), default=0)
         top_value = max(top_value, 1)
@@ -167,15 +193,9 @@ class LineChart(Chart):
 
 class BarChart(Chart):
     def plot(self, data: BarData) -> None:
-        self._text(data.title, self.x + 8, self.top - 30, size=22, bold=True)
-        lx = self.right - 8
-        for name, rgba in reversed(data.legend):
-            w, _h = self._text(name, lx, self.top - 28, anchor="right")
-            Color(*rgba)
-            Rectangle(pos=(lx - w - 22, self.top - 24), size=(16, 16))
-            lx -= w + 34
+        head = self._head(data.title, data.legend)
         left, bottom = self.x + 48, self.y + 34
-        right, top = self.right - 12, self.top - 66
+        right, top = self.right - 12, head - 34
         bars = list(data.bars)
         if not bars:
             return

@@ -529,6 +529,7 @@ class AuditScreen(Screen):
     game on the table (``game`` None), or of a past game chosen from Past games."""
 
     game = ObjectProperty(None, allownone=True)
+    back_to = StringProperty("")  # the screen that opened it ("": the game's own)
     title_text = StringProperty("")
     draws_text = StringProperty("")
     game_text = StringProperty("")  # the game and its commitment
@@ -595,7 +596,9 @@ class AuditScreen(Screen):
         )
 
     def back(self) -> None:
-        if self.game is not None:
+        if self.back_to:
+            app().show_screen(self.back_to)
+        elif self.game is not None:
             app().show_screen("pastgames")
         else:
             app().show_screen(app().home_screen())
