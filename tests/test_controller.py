@@ -213,3 +213,52 @@ def test_a_damaged_work_in_progress_row_does_not_stop_the_start(setup, saved):
     assert again.snapshot() == before
     assert again.view().phase == "playing"
     again.store.close()
+
+
+def _exact(bag: int, mine: int, drawn: int, health: int) -> list[float]:
+    from math import comb
+
+    def p(k: int) -> float:
+        if k > mine or drawn - k < 0 or drawn - k > bag - mine:
+            return 0.0
+        return comb(mine, k) * comb(bag - mine, drawn - k) / comb(bag, drawn)
+
+    out = [p(k) for k in range(health)]
+    return out + [1 - sum(out)]
+
+
+def test_the_odds_are_those_of_the_next_draw_that_is_sure_to_come(tmp_path):
+    """A refill's attack; the countdown's draw once a player is out (Clank!); an out
+    player's draw (Catacombs: 4 cubes, 6 with two players)."""
+    with GameStore(tmp_path / "games.db") as store:
+        ctl = Controller(store)
+        ctl.new_game({"edition": "clank", "players": ["red", "yellow", "blue"]})
+        ctl.begin()
+        ctl.clank(3, "red")
+        view = ctl.view()
+        assert view.odds_reason == "attack" and view.odds_count == view.next_attack
+        bag = sum(n for _k, n in view.bag) + sum(p.clank for p in view.players)
+        red = view.player("red")
+        assert red.odds == pytest.approx(_exact(bag, red.clank, view.odds_count, red.health))
+        ctl.do({"do": "artifact", "player": "red", "value": 20})
+        ctl.do({"do": "escape", "player": "red"})  # the countdown starts at space 1
+        view = ctl.view()
+        assert view.countdown == ("red", 1)
+        assert view.odds_reason == "countdown" and view.odds_count == view.next_attack + 1
+        assert "red" not in {p.name for p in view.players if p.odds}  # out: no odds
+        ctl.do({"do": "damage", "player": "yellow", "n": 10})
+        ctl.do({"do": "damage", "player": "blue", "n": 10})
+        assert ctl.view().odds_reason == "" and not any(p.odds for p in ctl.view().players)
+
+    with GameStore(tmp_path / "catacombs.db") as store:
+        ctl = Controller(store)
+        ctl.new_game({"edition": "catacombs", "players": ["red", "blue"]})
+        ctl.begin()
+        ctl.do({"do": "ghost"})
+        ctl.do({"do": "damage", "player": "blue", "n": 10})  # blue is out
+        view = ctl.view()
+        assert view.odds_reason == "out_draw" and view.odds_count == 6  # two players
+        red = view.player("red")
+        bag = sum(n for _k, n in view.bag) + sum(p.clank for p in view.players) + 1
+        hurting = red.clank + dict(view.bag)["red"] + 1  # the ghost hurts red too
+        assert red.odds == pytest.approx(_exact(bag, hurting, 6, red.health))
