@@ -365,6 +365,12 @@ def cmd_games(args: argparse.Namespace) -> int:
         first = _winner(g["ranking"])
         if first is not None:
             winner = _(", winner {player}").format(player=player_name(first))
+            scores = [
+                f"{player_name(r['player'])} {r['score']}"
+                for r in g["ranking"]
+                if isinstance(r, dict) and isinstance(r.get("player"), str)
+            ]
+            winner += " (" + ", ".join(scores) + ")"
         actions = ngettext("{n} action", "{n} actions", g["actions"]).format(n=g["actions"])
         line = _("game {id}  {created}  {edition}  {players}  {status}  {actions}{winner}")
         print(

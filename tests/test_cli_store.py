@@ -180,7 +180,7 @@ def test_games_names_the_winner_of_a_good_ranking(tmp_path, capsys):
     conn.close()
     capsys.readouterr()
     assert main(["games", "--db", str(db)]) == 0
-    assert ", winner blue" in capsys.readouterr().out
+    assert ", winner blue (blue 12)" in capsys.readouterr().out  # the scores too
 
 
 def test_without_db_the_configured_database_is_used(tmp_path, capsys, monkeypatch):

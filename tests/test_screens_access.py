@@ -199,15 +199,20 @@ def test_the_new_game_screen_reaches_tags_settings_language_and_past_games(ui, t
     assert rows[0].startswith("#2 · ") and "Clank! Catacombs · abandoned" in rows[0]
     assert "green, yellow, purple" in rows[0]
     assert rows[1].startswith("#1 · ") and "Clank! · over" in rows[1]
-    assert rows[1].endswith("red, blue · Blue wins — 20") or "Blue wins — " in rows[1]
+    assert "\nBlue wins — " in rows[1] and rows[1].endswith(" · red 0")  # then the others
     assert problems(ui.app.screen("pastgames")) == []
-    ui.tap(rows[1])
+    ui.tap(rows[1])  # the game in charts, its audit one tap further
+    assert ui.app.screens.current == "report" and ui.app.screen("report").game == 1
+    ui.tap("Audit")
     audit = ui.app.screen("audit")
     assert ui.app.screens.current == "audit" and audit.game == 1
     assert audit.title_text.startswith("Game 1 · Clank! · ") and audit.title_text.endswith("over")
     assert audit.ranking_text.startswith("1. Blue: ")
     ui.tap("Verify")
     assert audit.result.startswith("Verified: ") and "recomputed" in audit.result
+    ui.tap("Back")
+    assert ui.app.screens.current == "report"
+    ui.frames(2)
     ui.tap("Back")
     assert ui.app.screens.current == "pastgames"
     ui.tap("Back")

@@ -146,7 +146,7 @@ class CompanionApp(App):
         self.status.text = self.ready_text
         self._building = True  # one redraw at the end, not one per notice
         try:
-            if self.controller.table is None:
+            if self.controller.phase == "none":
                 self.controller.resume_last()
         finally:
             self._building = False

@@ -686,7 +686,10 @@ def past_game_text(g: GameSummary) -> str:
         winner = _("{player} wins — {score}").format(
             player=player_name(ranking[0].player, capital=True), score=ranking[0].score
         )
-        return f"{first}\n{players} · {winner}"
+        many = len(ranking) > 4  # five or six: the others by their letters, on one line
+        others = ", ".join(f"{letter(r.player) if many else player_name(r.player)} {r.score}"
+                           for r in ranking[1:])  # fmt: skip
+        return f"{first}\n{winner}" + (f" · {others}" if others else "")
     return f"{first}\n{players}"
 
 

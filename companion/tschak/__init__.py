@@ -1,0 +1,41 @@
+"""Tschak! (Хрясь!): the rules, pure. No I/O but the shipped catalog, no translations:
+codes, values and plain English for the ``why`` of a floor.
+
+See TSCHAK_SPEC.md (rules, ambiguities) and TABLE_SCRIPT.md (actions, JSON output).
+"""
+
+from companion.tschak.cards import (
+    Catalog,
+    CatalogRow,
+    Hero,
+    TowerCard,
+    apply_corrections,
+    load_catalog,
+    parse_hero,
+    parse_tower_card,
+)
+from companion.tschak.errors import TschakError
+from companion.tschak.game import EDITION, TschakGame, seating
+from companion.tschak.scoring import Score, rank, score_player
+from companion.tschak.settings import FIXED, SETTINGS_INFO, Settings
+
+__all__ = [
+    "EDITION",
+    "FIXED",
+    "SETTINGS_INFO",
+    "Catalog",
+    "CatalogRow",
+    "Hero",
+    "Score",
+    "Settings",
+    "TowerCard",
+    "TschakError",
+    "TschakGame",
+    "apply_corrections",
+    "load_catalog",
+    "parse_hero",
+    "parse_tower_card",
+    "rank",
+    "score_player",
+    "seating",
+]
