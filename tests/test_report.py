@@ -164,7 +164,8 @@ def test_a_game_and_every_game_told_in_charts(tmp_path, language, count):
         shot(ui, f"stats-{language}-wins")
         assert not problems(stats) and not chart_texts_readable(stats)
         wins = stats.charts["wins"].bars
-        assert sorted(b.total for b in wins) == ["0/1"] * (count - 1) + ["1/1"]
+        won = [b.total.split(" · ")[0] for b in wins]
+        assert sorted(won) == ["0/1"] * (count - 1) + ["1/1"]
     finally:
         ui.close()
 
@@ -204,3 +205,25 @@ def test_the_charts_as_files_and_the_results_as_csv(tmp_path, capsys):
     assert "no game 99" in capsys.readouterr().err
     assert main(["report", "--db", str(db), "--game", "99", "-o", str(tmp_path / "x")]) == 2
     assert not (tmp_path / "x").exists()
+
+
+def test_the_audit_exports_the_log_and_a_finished_games_results(tmp_path, monkeypatch):
+    from companion.ui import screens
+
+    stick = tmp_path / "stick"
+    monkeypatch.setattr(screens, "export_folder", lambda: stick)
+    ui = Harness(tmp_path / "games.db")
+    try:
+        game = play_to_the_end(ui, ["green", "blue"])
+        ui.app.open_audit(game)
+        ui.frames(2)
+        ui.tap("Export (USB stick or file)")
+        audit = ui.app.screens.get_screen("audit")
+        log = stick / f"clank-game-{game}.jsonl"
+        results = stick / f"clank-game-{game}-results.csv"
+        assert log.exists() and results.exists(), audit.result
+        assert results.name in audit.result
+        rows = list(csv.DictReader(results.open(encoding="utf-8")))
+        assert [r["player"] for r in rows] == ["green", "blue"]
+    finally:
+        ui.close()

@@ -151,11 +151,15 @@ def wins_chart(r: Record) -> BarData:
         Bar(
             name=player_name(c, capital=True),
             parts=[(c, r.wins_by_colour.get(c, 0), colour(c))],
-            total=f"{r.wins_by_colour.get(c, 0)}/{r.played_by_colour[c]}",
+            total=_("{won}/{played} · {avg:.0f} VP").format(
+                won=r.wins_by_colour.get(c, 0),
+                played=r.played_by_colour[c],
+                avg=r.average_score_by_colour.get(c, 0),
+            ),
         )
         for c in colours
     ]
-    return BarData(title=_("Wins by colour (won/played)"), bars=bars)
+    return BarData(title=_("Wins by colour (won/played · average score)"), bars=bars)
 
 
 def fairness_text(f: Fairness) -> str:

@@ -638,6 +638,17 @@ class AuditScreen(Screen):
             "Exported {n} records to {where}: {name}",
             count,
         ).format(n=count, where=where, name=target.name)
+        summary = app().controller.game_summary(game)
+        if summary is None or summary.status != "over":
+            return
+        results = folder / f"clank-game-{game}-results.csv"  # for spreadsheets
+        try:
+            with open(results, "w", encoding="utf-8", newline="") as out:
+                app().controller.results_csv(game, out)
+        except (OSError, ValueError):
+            results.unlink(missing_ok=True)
+            return
+        self.result += "\n" + _("and the results: {name}").format(name=results.name)
 
 
 def _on_stick(folder: Path) -> bool:
