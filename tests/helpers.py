@@ -52,3 +52,13 @@ def popup(ui: Any, cls: type) -> Any:
     found = [w for w in ui.window.children if isinstance(w, cls)]
     assert found, f"no {cls.__name__} is open"
     return found[0]
+
+
+def hypergeometric(total: int, mine: int, drawn: int, k: int) -> float:
+    """The chance that ``drawn`` cubes taken without replacement from ``total`` holding
+    ``mine`` of one kind include exactly ``k`` of it (an independent reference)."""
+    from math import comb
+
+    if k > mine or drawn - k < 0 or drawn - k > total - mine:
+        return 0.0
+    return comb(mine, k) * comb(total - mine, drawn - k) / comb(total, drawn)

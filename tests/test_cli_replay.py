@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from tests.helpers import hypergeometric
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 NEW = {
@@ -202,14 +203,6 @@ def test_installed_console_script_runs():
     assert result.returncode == 0 and result.stdout.startswith("clank-companion ")
 
 
-def _hypergeometric(total: int, mine: int, drawn: int, k: int) -> float:
-    from math import comb
-
-    if k > mine or drawn - k < 0 or drawn - k > total - mine:
-        return 0.0
-    return comb(mine, k) * comb(total - mine, drawn - k) / comb(total, drawn)
-
-
 def test_json_carries_the_exact_odds_of_the_next_attack_until_the_game_ends(tmp_path, capsys):
     path = write(
         tmp_path,
@@ -229,7 +222,7 @@ def test_json_carries_the_exact_odds_of_the_next_attack_until_the_game_ends(tmp_
         health = state["players"][player]["health"]
         assert len(found["damage"]) == health + 1
         for k in range(health):
-            want = _hypergeometric(bag, mine, odds["count"], k)
+            want = hypergeometric(bag, mine, odds["count"], k)
             assert found["damage"][k] == pytest.approx(want, abs=1e-12)
         assert found["knock_out"] == found["damage"][-1]
         assert sum(found["damage"]) == pytest.approx(1.0, abs=1e-9)

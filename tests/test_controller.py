@@ -7,6 +7,7 @@ import pytest
 from companion.controller import Controller, Update
 from companion.store import GameStore
 from companion.store.tags import TagRegistry, resolve
+from tests.helpers import hypergeometric
 
 NEW = {"edition": "clank", "players": ["red", "blue"], "server_seed": "2b" * 32}
 TAGS = {
@@ -216,14 +217,7 @@ def test_a_damaged_work_in_progress_row_does_not_stop_the_start(setup, saved):
 
 
 def _exact(bag: int, mine: int, drawn: int, health: int) -> list[float]:
-    from math import comb
-
-    def p(k: int) -> float:
-        if k > mine or drawn - k < 0 or drawn - k > bag - mine:
-            return 0.0
-        return comb(mine, k) * comb(bag - mine, drawn - k) / comb(bag, drawn)
-
-    out = [p(k) for k in range(health)]
+    out = [hypergeometric(bag, mine, drawn, k) for k in range(health)]
     return out + [1 - sum(out)]
 
 

@@ -28,6 +28,7 @@ from companion.config import AppConfig, Config  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.table import PlayerPanel, TableScreen  # noqa: E402
+from tests.helpers import hypergeometric  # noqa: E402
 from tests.screen_metrics import problems  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
@@ -239,14 +240,6 @@ def test_the_screen_settles_and_stays_still(tmp_path, language):
         ui.close()
 
 
-def _hypergeometric(total: int, mine: int, drawn: int, k: int) -> float:
-    from math import comb
-
-    if k > mine or drawn - k < 0 or drawn - k > total - mine:
-        return 0.0
-    return comb(mine, k) * comb(total - mine, drawn - k) / comb(total, drawn)
-
-
 @pytest.mark.parametrize(("language", "players"), [("en", 4), ("ru", 6), ("es", 5), ("uk", 3)])
 def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(
     tmp_path, language, players
@@ -279,7 +272,7 @@ def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(
         bag = sum(n for _k, n in view.bag) + sum(p.clank for p in view.players)
         for p in view.players:
             mine = dict(view.bag)[p.name] + p.clank
-            exact = [_hypergeometric(bag, mine, view.odds_count, k) for k in range(p.health)]
+            exact = [hypergeometric(bag, mine, view.odds_count, k) for k in range(p.health)]
             exact.append(1 - sum(exact))
             assert p.odds == pytest.approx(exact, abs=1e-12)
         cells = [w for w in odds.walk() if isinstance(w, OddsCell)]
