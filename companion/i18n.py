@@ -63,6 +63,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 log = logging.getLogger(__name__)
 
@@ -161,12 +162,13 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _translation.npgettext(context, singular, plural, n)
 
 
-def ed_(edition: str, message: str) -> str:
-    """``message`` in the words of ``edition`` ("clank" or "catacombs")."""
+def ed_(edition: str | None, message: str) -> str:
+    """``message`` in the words of ``edition`` ("clank" or "catacombs"; any other, None
+    included, as a badge has none, reads as Clank!)."""
     return _translation.pgettext(edition if edition in EDITIONS else "clank", message)
 
 
-def ned_(edition: str, singular: str, plural: str, n: int) -> str:
+def ned_(edition: str | None, singular: str, plural: str, n: int) -> str:
     """The plural form for ``n``, in the words of ``edition``."""
     context = edition if edition in EDITIONS else "clank"
     return _translation.npgettext(context, singular, plural, n)
@@ -232,7 +234,7 @@ class Msg:
 
     def localized(self, edition: str | None = None) -> str:
         values = {
-            k: v.localized(edition) if hasattr(v, "localized") else v  # type: ignore[attr-defined]
+            k: v.localized(edition) if hasattr(v, "localized") else v
             for k, v in self.params.items()
         }
         return _translate(self.template, self.params.get("n"), edition).format(**values)
@@ -243,11 +245,13 @@ def _translate(template: str | tuple[str, str], n: object, edition: str | None) 
     catalog (an ``EN_`` template lives in the edition contexts, an ``N_`` one without)."""
     context = edition if edition in EDITIONS else "clank"
     if isinstance(template, tuple):
+        if not isinstance(n, int):  # Msg refuses a plural template without one
+            raise TypeError("a plural message needs a whole number n")
         singular, plural = template
         english = singular if n == 1 else plural
-        shown = _translation.npgettext(context, singular, plural, n)  # type: ignore[arg-type]
+        shown = _translation.npgettext(context, singular, plural, n)
         if shown == english:
-            shown = _translation.ngettext(singular, plural, n)  # type: ignore[arg-type]
+            shown = _translation.ngettext(singular, plural, n)
         return shown
     shown = _translation.pgettext(context, template)
     return _translation.gettext(template) if shown == template else shown
@@ -290,7 +294,7 @@ def localized(error: BaseException | object, edition: str | None = None) -> str:
     """What the table reads of an error or a message: localized when it knows how,
     else its text as it is."""
     if hasattr(error, "localized"):
-        return error.localized(edition)  # type: ignore[union-attr]
+        return error.localized(edition)
     return str(error)
 
 
@@ -538,12 +542,21 @@ def source_files(root: Path = PROJECT) -> list[Path]:
     return sorted((root / "companion").rglob("*.py")) + sorted((root / "kv").glob("*.kv"))
 
 
-def extract(root: Path = PROJECT) -> dict[tuple[str | None, str], dict[str, object]]:
+class Extracted(TypedDict):
+    """A message found in the code: its plural (None when it has none), where it is used
+    ("path:line") and its translator comments."""
+
+    plural: str | None
+    where: list[str]
+    comments: list[str]
+
+
+def extract(root: Path = PROJECT) -> dict[tuple[str | None, str], Extracted]:
     """Every message the code uses, keyed by (context, msgid): its plural and where it
     is used. kv files are read as Python: their ``_("...")`` calls are Python calls."""
     from babel.messages.extract import extract as babel_extract
 
-    found: dict[tuple[str | None, str], dict[str, object]] = {}
+    found: dict[tuple[str | None, str], Extracted] = {}
     for path in source_files(root):
         for keywords, contexts in ((KEYWORDS, None), (EDITION_KEYWORDS, EDITIONS)):
             with open(path, "rb") as f:
@@ -556,10 +569,10 @@ def extract(root: Path = PROJECT) -> dict[tuple[str | None, str], dict[str, obje
                     entry = found.setdefault(
                         (ctx, singular), {"plural": plural, "where": [], "comments": []}
                     )
-                    entry["where"].append(f"{path.relative_to(root)}:{lineno}")  # type: ignore[union-attr]
+                    entry["where"].append(f"{path.relative_to(root)}:{lineno}")
                     for c in comments:
-                        if c not in entry["comments"]:  # type: ignore[operator]
-                            entry["comments"].append(c)  # type: ignore[union-attr]
+                        if c not in entry["comments"]:
+                            entry["comments"].append(c)
     return found
 
 
@@ -573,9 +586,9 @@ def update_catalogs(root: Path = PROJECT, locale_dir: Path | None = None) -> lis
     template = Catalog(domain=DOMAIN, fuzzy=False)
     for (context, msgid), info in extract(root).items():
         plural = info["plural"]
-        where = [(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1])) for w in info["where"]]  # type: ignore[union-attr]
+        where = [(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1])) for w in info["where"]]
         template.add(msgid if plural is None else (msgid, plural), locations=where,
-                     auto_comments=info["comments"], context=context)  # type: ignore[arg-type]  # fmt: skip
+                     auto_comments=info["comments"], context=context)  # fmt: skip
     changes = []
     for po in catalogs(locale_dir):
         with open(po, "rb") as f:
@@ -592,8 +605,9 @@ def update_catalogs(root: Path = PROJECT, locale_dir: Path | None = None) -> lis
     return changes
 
 
-def _singular(msgid: object) -> str:
-    return msgid if isinstance(msgid, str) else msgid[0]  # type: ignore[index]
+def _singular(msgid: str | tuple[str, ...] | list[str]) -> str:
+    """A babel message id's singular: the id itself, or the first of its forms."""
+    return msgid if isinstance(msgid, str) else msgid[0]
 
 
 def main(argv: list[str] | None = None) -> int:

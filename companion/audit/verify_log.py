@@ -75,7 +75,7 @@ def recompute_draw(
     """The fair draw, written independently of the app's own implementation."""
     cubes = [kind for kind in ["black", *seats, "ghost"] for _ in range(bag.get(kind, 0))]
     words = _u32_stream(bytes.fromhex(seed_hex), client_seed, nonce)
-    drawn = []
+    drawn: list[str] = []
     while cubes and len(drawn) < count:
         size = len(cubes)
         limit = 2**32 - 2**32 % size

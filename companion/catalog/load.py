@@ -373,14 +373,14 @@ def _load_all(folder: Path) -> dict[str, Catalog]:
     tokens: dict[str, dict[tuple[str, str], Token]] = {e: {} for e in EDITIONS}
     for line, row in _rows(folder / "tokens.csv", TOKEN_COLUMNS):
         token = _token(line, row)
-        key = (token.kind, token.name)
-        if key in tokens[token.edition]:
+        token_key = (token.kind, token.name)
+        if token_key in tokens[token.edition]:
             # a party row adds copies of a value the base box has (artifacts 10-25)
-            old = tokens[token.edition][key]
+            old = tokens[token.edition][token_key]
             if token.party == old.party:
                 raise CatalogError(f"tokens.csv line {line}: {token.kind} {token.name!r} twice")
-            key = (token.kind, token.name + " (party)")
-        tokens[token.edition][key] = token
+            token_key = (token.kind, token.name + " (party)")
+        tokens[token.edition][token_key] = token
     catalogs = {}
     for name in EDITIONS:
         if name not in raw:

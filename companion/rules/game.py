@@ -136,10 +136,8 @@ class Game:
             self.state = before
             self.next_nonce = nonce_before
             raise
-        if not keep_before:
-            before = None  # type: ignore[assignment]
         self.actions_seen += 1
-        step = _Step(action, before, self.actions_seen, self._step_draws)
+        step = _Step(action, before if keep_before else None, self.actions_seen, self._step_draws)
         for record in step.draws:
             record.action = self.actions_seen
         self._history.append(step)

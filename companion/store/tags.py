@@ -341,19 +341,21 @@ def _csv_text(data: str | bytes) -> str:
     naming the line otherwise."""
     if isinstance(data, bytes):
         try:
-            data = data.decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             raise _not_utf8(data.count(b"\n", 0, e.start) + 1) from None
+    else:
+        text = data
     try:
-        data.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError as e:
-        raise _not_utf8(data.count("\n", 0, e.start) + 1) from None
-    if "\0" in data:
+        raise _not_utf8(text.count("\n", 0, e.start) + 1) from None
+    if "\0" in text:
         raise TagError(
             N_("line {line}: a NUL character; this is not a CSV text file"),
-            line=data.count("\n", 0, data.index("\0")) + 1,
+            line=text.count("\n", 0, text.index("\0")) + 1,
         )
-    return data.removeprefix("\ufeff")
+    return text.removeprefix("\ufeff")
 
 
 def _not_utf8(line: int) -> TagError:

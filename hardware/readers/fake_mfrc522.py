@@ -592,6 +592,7 @@ def _chip_map(chips: Chips) -> dict[tuple[int, int], FakeMfrc522Chip]:
 def fake_pi_modules(chips: Chips, gpio: FakeGpio | None = None) -> dict[str, ModuleType]:
     """Fake ``RPi``, ``RPi.GPIO`` and ``spidev`` modules by name; one chip sits on SPI 0.0."""
     gpio_module = (gpio or FakeGpio()).module()
+    # modules made here: mypy knows no attributes of a bare ModuleType, hence the ignores
     rpi = ModuleType("RPi")
     rpi.__path__ = []  # a package, so that "import RPi.GPIO" works
     rpi.GPIO = gpio_module  # type: ignore[attr-defined]
@@ -605,18 +606,18 @@ def _package_modules(modules: Mapping[str, object]) -> list[str]:
 
 
 def install_fake_pi_modules(
-    chips: Chips, modules: MutableMapping[str, object] | None = None
+    chips: Chips, modules: MutableMapping[str, ModuleType] | None = None
 ) -> FakeGpio:
     """Put the fakes into ``sys.modules`` for good; returns the fake GPIO's state.
 
     An ``mfrc522`` package already imported is forgotten, so that its next import binds
     the fakes.
     """
-    modules = sys.modules if modules is None else modules
+    target = sys.modules if modules is None else modules
     gpio = FakeGpio()
-    modules.update(fake_pi_modules(chips, gpio))
-    for name in _package_modules(modules):
-        del modules[name]
+    target.update(fake_pi_modules(chips, gpio))
+    for name in _package_modules(target):
+        del target[name]
     return gpio
 
 

@@ -24,7 +24,7 @@ import enum
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import serial
 
@@ -210,7 +210,7 @@ class Pn532Parser:
             frames.append(frame)
             del buf[:size]
 
-    def _decide(self, buf: bytearray) -> tuple[Pn532Frame, int] | bool | None:
+    def _decide(self, buf: bytearray) -> tuple[Pn532Frame, int] | Literal[False] | None:
         """(frame, size) when ``buf`` starts with a valid frame, False when it cannot,
         None when more bytes are needed to tell."""
         if len(buf) < 5:
