@@ -48,6 +48,7 @@ from companion.script import (
     stream_lines,
 )
 from companion.store import GameStore, StoreError
+from companion.store.log import GameLog
 from companion.store.seal import SealError
 from companion.store.tags import (
     EDITION_TITLES,
@@ -276,11 +277,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
             try:
                 result = replay(lines, keep_going=args.keep_going, on_step=step, start=start)
-                if result.table is not None and result.table.log is not None:
+                log = result.table.log if result.table is not None else None
+                if isinstance(log, GameLog):
                     print(
-                        _("recorded as game {game} in {db}").format(
-                            game=result.table.log.game, db=args.db
-                        ),
+                        _("recorded as game {game} in {db}").format(game=log.game, db=args.db),
                         file=sys.stderr,
                     )
                 return _finish(args, result)
@@ -1115,10 +1115,11 @@ def _silence(stream: Any) -> None:
     """Send what is left of the process's standard output nowhere (os.devnull), so that
     the interpreter's last flush at exit does not fail again on a closed pipe or a full
     disk. Only the real standard output: a stream a caller put there is left as it is."""
-    if stream is not sys.__stdout__:
+    out = sys.__stdout__
+    if out is None or stream is not out:
         return
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        fd = stream.fileno()
+        fd = out.fileno()
         devnull = os.open(os.devnull, os.O_WRONLY)  # never created: opened if it is there
         try:
             os.dup2(devnull, fd)
@@ -1128,7 +1129,7 @@ def _silence(stream: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     stdout = sys.stdout
-    sys.stdout = _Output(stdout)  # type: ignore[assignment]
+    sys.stdout = _Output(stdout)
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: what was committed stays, nothing else is said

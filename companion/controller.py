@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol
@@ -106,7 +106,7 @@ class Update:
 Listener = Callable[[Update], None]
 
 
-def _work_in_progress(saved: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+def _work_in_progress(saved: dict[str, Any], seats: Sequence[str]) -> dict[str, Any]:
     """What was saved of the table's work in progress, each part kept only if it has the
     shape this program writes (a damaged row must not stop the app at every start)."""
     out: dict[str, Any] = {}
@@ -368,11 +368,11 @@ class Controller:
             return TableView(last=self.last, unresumable=unresumable)
         snap = self.snapshot()
         assert snap is not None
-        game = self.table.game
-        snap["artifacts_left"] = sorted(game.state.artifacts_left)
+        live = self.table.game
+        snap["artifacts_left"] = sorted(live.state.artifacts_left)
         names = [*snap["row"], *(snap["refill"] or [])]
         danger = frozenset(
-            n for n in names if (card := game.catalog.card(n)) is not None and card.danger
+            n for n in names if (card := live.catalog.card(n)) is not None and card.danger
         )
         log = self.table.log
         view = make_view(
@@ -381,14 +381,14 @@ class Controller:
             game=self.game_id,
             head=getattr(log, "head", ""),
             last=self.last,
-            row_size=game.edition.row_size,
+            row_size=live.edition.row_size,
             refill_space=self._refill_space() if self.refill is not None else 0,
             opening=None if self.opening is None else tuple(c["name"] for c in self.opening),
             words=self.words,
             scoring=self.scoring,
             unresumable=unresumable,
             danger_cards=danger,
-            scores=self._scores() if game.state.game_over else (),
+            scores=self._scores() if live.state.game_over else (),
         )
         found = self._odds()
         if found is None:
@@ -404,9 +404,7 @@ class Controller:
             else p
             for p in view.players
         )
-        return dataclasses.replace(
-            view, players=players, odds_reason=reason, odds_count=odds.count
-        )
+        return dataclasses.replace(view, players=players, odds_reason=reason, odds_count=odds.count)
 
     def _odds(self) -> tuple[str, AttackOdds] | None:
         """The exact odds of the next dragon draw that is sure to come: the countdown's

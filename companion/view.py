@@ -9,7 +9,7 @@ moment: the rules give codes and values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,7 +203,7 @@ class GameSummary:
 
 
 def attacks_from_events(
-    events: list[Mapping[str, Any]], draws: Mapping[int, DrawView]
+    events: Sequence[Mapping[str, Any]], draws: Mapping[int, DrawView]
 ) -> tuple[AttackEvent, ...]:
     """The dragon attacks among one action's events (a refill's attack, then a
     countdown's or an out player's draw): each draw (as ``draws``, by nonce, records it,
@@ -314,7 +314,7 @@ def make_view(snap: Mapping[str, Any], **table: Any) -> TableView:
     )
 
 
-def draws_from_log(records: list[Mapping[str, Any]], undone: set[int]) -> tuple[DrawView, ...]:
+def draws_from_log(records: Sequence[Mapping[str, Any]], undone: set[int]) -> tuple[DrawView, ...]:
     """A game's draws as its log records them (``undone``: the seq numbers of the actions a
     later undo took back): the audit of a game that is not on the table."""
     seats: list[str] = []
@@ -358,12 +358,13 @@ def setting_label(edition: str, key: str) -> str:
 
 # ------------------------------------------------------------ what just happened
 def describe_action(
-    action: Mapping[str, Any], events: list[Mapping[str, Any]], edition: str
+    action: Mapping[str, Any], events: Sequence[Mapping[str, Any]], edition: str
 ) -> str:
     """One committed action in one line, in the table's language ("red +2 clank")."""
     do = action.get("do", "")
     who = player_name(action["player"]) if isinstance(action.get("player"), str) else ""
     n = action.get("n")
+    n = n if isinstance(n, int) else 0
     drawn = [e for e in events if e.get("event") == "draw"]
     if do == "clank":
         text = ed_(edition, "{player} {n} clank").format(player=who, n=f"{n:+d}")

@@ -565,8 +565,10 @@ def test_update_backs_up_first_reinstalls_and_keeps_games_and_settings(tmp_path)
     assert changes.index("systemctl daemon-reload") > changes.index("backup ran")
     assert changes[-1] == "systemctl restart clank-companion.service"
     assert "Backed up the game database" in out
-    assert pi.file("/etc/systemd/system/clank-companion.service").read_text().endswith(
-        "# a changed unit\n"
+    assert (
+        pi.file("/etc/systemd/system/clank-companion.service")
+        .read_text()
+        .endswith("# a changed unit\n")
     )
     for rel, data in games.items():
         assert pi.file(rel).read_bytes() == data

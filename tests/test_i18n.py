@@ -220,9 +220,7 @@ PLAIN = [  # words that do not change with the edition
 @pytest.mark.parametrize(("lang", "edition", "msgid", "word"), WORDS)
 def test_each_edition_speaks_its_rulebook_words(lang, edition, msgid, word):
     i18n.set_language(lang)
-    plural = {
-        m: info["plural"] for (c, m), info in EXTRACTED().items() if c == edition
-    }[msgid]
+    plural = {m: info["plural"] for (c, m), info in EXTRACTED().items() if c == edition}[msgid]
     shown = i18n.ed_(edition, msgid) if plural is None else i18n.ned_(edition, msgid, plural, 5)
     assert word in shown
 
@@ -330,7 +328,7 @@ def test_our_compiler_agrees_with_babel(lang):
 
 
 def test_the_po_reader_handles_what_gettext_writes():
-    text = '''# a comment
+    text = """# a comment
 msgid ""
 msgstr ""
 "Plural-Forms: nplurals=2; plural=(n != 1);\\n"
@@ -353,7 +351,7 @@ msgstr "una \\"cita\\"\\nlínea"
 
 #~ msgid "gone"
 #~ msgstr "ido"
-'''
+"""
     entries = i18n.parse_po(text)
     assert [e.msgid for e in entries] == ["", "old", "{n} cube", 'a "quoted"\nline']
     assert entries[1].fuzzy and entries[2].context == "clank"

@@ -241,9 +241,7 @@ def test_the_screen_settles_and_stays_still(tmp_path, language):
 
 
 @pytest.mark.parametrize(("language", "players"), [("en", 4), ("ru", 6), ("es", 5), ("uk", 3)])
-def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(
-    tmp_path, language, players
-):
+def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(tmp_path, language, players):
     from companion.ui.odds import OddsCell, OddsView
 
     db = tmp_path / "games.db"

@@ -14,6 +14,7 @@ import logging
 import secrets
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,7 @@ class CompanionApp(App):
     # Kivy's own settings panel (F1 on a keyboard) would change Kivy's configuration
     # (the screen rotation...) without the admin PIN: the kiosk has none of it.
     use_kivy_settings = False
+    root: Any  # the layout build() returns (Kivy's App keeps it)
 
     def __init__(self, config_: Config, store: GameStore, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -454,16 +456,16 @@ class CompanionApp(App):
             entries += [
                 (
                     _("Badge: {colour}").format(colour=player_name(b.name)),
-                    lambda b=b: ctl.scan_component(b),
+                    partial(ctl.scan_component, b),
                 )  # fmt: skip
                 for b in _badges()
             ]
-        sets = ("dungeon", "promo")
+        sets: tuple[str, ...] = ("dungeon", "promo")
         if ctl.phase == "scoring":
             sets = ("starter", "reserve", "dungeon", "promo")
         tokens = ctl.phase == "playing"
         for c in catalog_components(edition, cards=sets, tokens=tokens):
-            entries.append((component_label(c), lambda c=c: ctl.scan_component(c)))
+            entries.append((component_label(c), partial(ctl.scan_component, c)))
         Picker(_("Scan drawer: tap what you would scan"), entries).open()
 
     def choose_binding(self, uid: str, *, rebind: bool, then: Callable[[str], None]) -> None:

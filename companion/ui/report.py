@@ -118,8 +118,14 @@ def scores_chart(h: GameHistory) -> BarData | None:
         bars.append(
             Bar(
                 name=player_name(p, capital=True),
-                parts=[(part, score.get(part, 0) if qualifies else 0,
-                        PART_COLOURS.get(part, (0.6, 0.6, 0.6, 1))) for part in parts],  # fmt: skip
+                parts=[
+                    (
+                        part,
+                        score.get(part, 0) if qualifies else 0,
+                        PART_COLOURS.get(part, (0.6, 0.6, 0.6, 1)),
+                    )
+                    for part in parts
+                ],  # fmt: skip
                 total=str(h.totals.get(p, 0)),
             )
         )
@@ -182,7 +188,9 @@ def record_text(r: Record) -> str:
         return _("No finished games yet.")
     seats = "  ".join(
         _("seat {n}: {wins}/{played} won, {avg:.0f} VP").format(
-            n=s, wins=r.wins_by_seat.get(s, 0), played=r.played_by_seat[s],
+            n=s,
+            wins=r.wins_by_seat.get(s, 0),
+            played=r.played_by_seat[s],
             avg=r.average_score_by_seat.get(s, 0),
         )  # fmt: skip
         for s in sorted(r.played_by_seat)

@@ -13,7 +13,8 @@ import json
 import os
 import secrets
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -92,13 +93,15 @@ class Picker(ModalView):
 
     title = StringProperty("")
 
-    def __init__(self, title: str, entries: list[tuple[str, Callable[[], Any]]], **kw: Any):
+    def __init__(
+        self, title: str, entries: Sequence[tuple[str, Callable[[], Any]]], **kw: Any
+    ) -> None:
         super().__init__(size_hint=(0.96, 0.94), **kw)
         self.title = title
         grid: GridLayout = self.ids.grid
         grid.add_widget(big_button(_("Close"), self.close, background_color=(0.4, 0.2, 0.2, 1)))
         for text, action in entries:
-            grid.add_widget(big_button(text, lambda a=action: self._choose(a)))
+            grid.add_widget(big_button(text, partial(self._choose, action)))
 
     def close(self) -> None:
         self.dismiss(animation=False)  # gone at once: the next tap reaches the table
@@ -170,7 +173,7 @@ class UntaggedPicker(ModalView):
             grid.add_widget(
                 big_button(
                     name,
-                    lambda name=name: self.pick(name),
+                    partial(self.pick, name),
                     font_size="20sp",
                     background_color=(0.45, 0.17, 0.13, 1) if dragon else (0.25, 0.27, 0.32, 1),
                 )
@@ -226,7 +229,7 @@ def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
     allow now (the controller's offers), each in the table's words."""
     ctl = app().controller
     edition = ctl.edition
-    return [(offer_label(o, edition), lambda a=o.action: ctl.do(dict(a)))
+    return [(offer_label(o, edition), partial(ctl.do, dict(o.action)))
             for o in ctl.offers(player)]  # fmt: skip
 
 
@@ -417,7 +420,7 @@ class ScoringScreen(Screen):
             grid.add_widget(
                 big_button(
                     f"{name} ×{n}" if n > 1 else name,
-                    lambda name=name: ctl.remove_from_deck(name),
+                    partial(ctl.remove_from_deck, name),
                     height=48,
                     font_size="20sp",
                 )
@@ -439,7 +442,7 @@ class ScoringScreen(Screen):
             selector.add_widget(
                 big_button(
                     who + "\n" + _("{score} VP").format(score=score),
-                    lambda name=p.name: ctl.score_player(name),
+                    partial(ctl.score_player, p.name),
                     background_color=colour(p.name) if chosen else _dim(colour(p.name)),
                     color=text_colour(p.name) if chosen else (1, 1, 1, 1),
                     bold=chosen,
@@ -470,7 +473,7 @@ class ScoringScreen(Screen):
         )
         Picker(
             _("Add a card to {player}'s deck").format(player=player_name(self.player)),
-            [(c.name, lambda c=c: ctl.add_to_deck(c.name)) for c in picks],
+            [(c.name, partial(ctl.add_to_deck, c.name)) for c in picks],
         ).open()
 
 
@@ -673,7 +676,7 @@ class PastGamesScreen(Screen):
             grid.add_widget(
                 big_button(
                     past_game_text(g),
-                    lambda game=g.id: app().open_past_game(game),
+                    partial(app().open_past_game, g.id),
                     height=64,
                     font_size="20sp",
                     shorten=False,

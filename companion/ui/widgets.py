@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -50,7 +50,13 @@ class StatusBar(BoxLayout):
     simulated = BooleanProperty(False)
 
 
-class FitText:
+if TYPE_CHECKING:  # the mixin is always mixed into a Label
+    from kivy.uix.label import Label as _LabelBase
+else:
+    _LabelBase = object
+
+
+class FitText(_LabelBase):
     """A text that must be read whole in every language: its font shrinks from
     ``full_font_size`` (to ``min_font_size`` at most) until the text fits the widget,
     wrapped to the widget's width when ``text_size`` has one."""
@@ -266,7 +272,8 @@ def _cube(
     face = side - depth
     if outline:  # a black cube on a dark background: black faces, a light edge
         rgba = (0.05, 0.05, 0.06, 1)
-        top, right = (0.25, 0.25, 0.27, 1), (0.12, 0.12, 0.13, 1)
+        top: tuple[float, ...] = (0.25, 0.25, 0.27, 1)
+        right: tuple[float, ...] = (0.12, 0.12, 0.13, 1)
     else:
         top, right = _shade(rgba, 1.35), _shade(rgba, 0.65)
     Color(*rgba)
