@@ -39,6 +39,7 @@ from companion.rules import RuleError
 from companion.script import (
     Replay,
     ScriptError,
+    TschakTable,
     numbered,
     play,
     read_file,
@@ -59,6 +60,7 @@ from companion.store.tags import (
     components,
 )
 from companion.table import Table
+from companion.tschak import EDITION as TSCHAK
 from hardware.readers import ReaderStatus, ReaderWorker, Scan, SpecError, make_reader
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -89,8 +91,32 @@ def _cubes(counts: dict[str, int]) -> str:
     return ", ".join(f"{player_name(k)} {v}" for k, v in counts.items() if v)
 
 
+def describe_tschak_event(event: dict[str, Any]) -> str:
+    """One Tschak! event in words, for the terminal."""
+    kind = event["event"]
+    if kind == "tower":
+        return _("tower {tower} set out").format(tower=event.get("tower"))
+    if kind == "floor":
+        return _("floor {floor} of tower {tower}: {why}").format(
+            floor=event.get("floor"), tower=event.get("tower"), why=event.get("why", "")
+        )
+    if kind == "trophies":
+        return _("trophies of tower {tower}").format(tower=event.get("tower"))
+    if kind == "pass":
+        return _("the hands pass on (tower {tower})").format(tower=event.get("tower"))
+    if kind == "game_over":
+        return _("game over: {winners} won").format(winners=", ".join(event.get("winners") or []))
+    if kind == "elixir":
+        return _("{player}: elixir, {discard} discarded").format(
+            player=event.get("player"), discard=event.get("discard") or "-"
+        )
+    return kind.replace("_", " ")
+
+
 def describe_event(event: dict[str, Any], edition: str | None = None) -> str:
     """One event in words, for the terminal."""
+    if edition == TSCHAK:
+        return describe_tschak_event(event)
     kind = event["event"]
     who = player_name(event["player"]) if "player" in event else ""
     if kind == "draw":
@@ -148,10 +174,47 @@ def describe_event(event: dict[str, Any], edition: str | None = None) -> str:
     return f"{kind.replace('_', ' ')}: {rest}" if rest else kind.replace("_", " ")
 
 
+def describe_tschak(out: dict[str, Any]) -> list[str]:
+    """A Tschak! game in a few readable lines (players' names are their own)."""
+    where = (
+        _("tower {tower}, floor {floor}").format(tower=out["tower"], floor=out["floor"])
+        if out["floor"]
+        else _("tower {tower}").format(tower=out["tower"])
+    )
+    lines = ["Tschak! - " + (_("GAME OVER") if out["game_over"] else where)]
+    for name, p in out["players"].items():
+        held = ", ".join([*p["treasures"], *p["monsters"]]) or "-"
+        score = "" if p["score"] is None else _(", score {score}").format(score=p["score"])
+        lines.append(
+            "  "
+            + _("{player}: gold {gold}, cards {cards}").format(
+                player=name, gold=p["gold"], cards=held
+            )
+            + score
+        )
+    if out["floors"]:
+        last = out["floors"][-1]
+        lines.append(
+            _("last floor (tower {tower}, floor {floor}): {why}").format(
+                tower=last["tower"], floor=last["floor"], why=last["why"]
+            )
+        )
+    if out["ranking"]:
+        places = "; ".join(f"{r['place']}. {r['player']} {r['score']}" for r in out["ranking"])
+        lines.append(_("ranking: {places}").format(places=places))
+    return lines
+
+
 def describe_state(out: dict[str, Any], errors: list[str] | None = None) -> str:
     """The final table in a few readable lines (``errors``: the refused lines as the
     reader's language says them, else the English of ``out``)."""
     edition = out["edition"]
+    if edition == TSCHAK:
+        lines = describe_tschak(out)
+        if errors is None:
+            errors = [_("line {line}: {reason}").format(**err) for err in out["errors"]]
+        lines += [_("error: {problem}").format(problem=e) for e in errors]
+        return "\n".join(lines)
     turn = _("{edition} - turn {number}, {player} to play").format(
         edition=pgettext("edition", EDITION_TITLES.get(edition, edition)),
         number=out["turn"]["number"],
@@ -232,6 +295,10 @@ class _Stepper:
         self.table = table
         return table
 
+    def started_tschak(self, options: Any) -> TschakTable:
+        self.edition = TSCHAK
+        return TschakTable(options)
+
     def __call__(self, number: int, action: Any, events: Any, error: Any) -> None:
         if error is not None:
             print(error.localized(self.edition), file=sys.stderr, flush=True)
@@ -266,6 +333,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 keep_going=args.keep_going,
                 on_step=step,
                 start=lambda options: step.started(Table.from_options(options)),
+                start_tschak=step.started_tschak,
             )
             return _finish(args, result)
         with contextlib.ExitStack() as stack:
@@ -276,7 +344,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 return step.started(store.start(options))
 
             try:
-                result = replay(lines, keep_going=args.keep_going, on_step=step, start=start)
+                result = replay(
+                    lines, keep_going=args.keep_going, on_step=step, start=start, start_tschak=None
+                )
                 log = result.table.log if result.table is not None else None
                 if isinstance(log, GameLog):
                     print(
