@@ -66,11 +66,11 @@ def play_tower(
 
 
 def play_structured_game(
-    players: Sequence[str], towers: Sequence[tuple[list[str], list[str]]]
+    players: Sequence[str], towers: Sequence[tuple[list[str], list[str]]], **settings: Any
 ) -> TschakGame:
     """A whole game with H1..H4 dealt to the seats, passed left after every tower, and
     played with ``plan``."""
-    game = new(players)
+    game = new(players, **settings)
     seats = seating(list(players))
     hands = list(HANDS)
     for monsters, treasures in towers:
@@ -146,9 +146,13 @@ def tower_decks(rng: random.Random) -> tuple[list[str], list[str]]:
 
 
 def random_game(
-    players: Sequence[str], rng: random.Random, settings: dict[str, Any] | None = None
+    players: Sequence[str],
+    rng: random.Random,
+    settings: dict[str, Any] | None = None,
+    tiebreak: bool = True,
 ) -> tuple[TschakGame, list[dict[str, Any]]]:
-    """A whole random legal game; the game and the actions applied."""
+    """A whole random legal game; the game and the actions applied. With ``tiebreak``
+    every floor and trophies line names a random order for ties the chain leaves."""
     game = TschakGame(list(players), settings or {})
     slot = game.settings.artifact_takes_slot
     seats = seating(list(players))
@@ -172,16 +176,12 @@ def random_game(
         for f in range(3):
             order = list(players)
             rng.shuffle(order)
-            act(
-                {
-                    "do": "floor",
-                    "teams": {p: plans[p][0][f] for p in players},
-                    "tiebreak": order,
-                }
-            )
+            floor = {"do": "floor", "teams": {p: plans[p][0][f] for p in players}}
+            act({**floor, "tiebreak": order} if tiebreak else floor)
         order = list(players)
         rng.shuffle(order)
-        act({"do": "trophies", "last": {p: plans[p][1] for p in players}, "tiebreak": order})
+        trophies = {"do": "trophies", "last": {p: plans[p][1] for p in players}}
+        act({**trophies, "tiebreak": order} if tiebreak else trophies)
         hands = [hands[(i - 1) % 4] for i in range(4)]
     for p in players:
         held = game.state.monsters[p]

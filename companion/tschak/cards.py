@@ -374,7 +374,12 @@ def _checked_tower(kind: str, skulls: int, gold: int) -> TowerCard:
 @lru_cache(maxsize=1)
 def shipped_catalog() -> Catalog:
     """The catalog shipped with the package (the H1 template, unconfirmed)."""
-    text = resources.files("companion.tschak").joinpath("data/tschak_cards.csv").read_text("utf-8")
+    text = (
+        resources.files("companion.tschak")
+        .joinpath("data")
+        .joinpath("tschak_cards.csv")
+        .read_text("utf-8")
+    )
     return Catalog(_read_rows(text))
 
 

@@ -157,7 +157,7 @@ class TschakGame:
             except BaseException:
                 self.state = before
                 raise
-            self._history.append((name, before))
+            self._history.append((str(name), before))  # a handler was found: a str
             return events
         except TschakError as e:
             e.during = name if isinstance(name, str) else None
@@ -590,7 +590,8 @@ class TschakGame:
         raw = a["discard"]
         held = [parse_tower_card(c) for c in s.monsters[p]]
         if raw is None:
-            if not self.settings.elixir_optional and held:
+            may = [c for c in held if c.kind != TROGLODYTE or self.settings.elixir_troglodyte]
+            if not self.settings.elixir_optional and may:
                 raise TschakError(
                     "elixir_required",
                     "the elixir must discard a monster (setting elixir_optional is false)",
@@ -674,7 +675,7 @@ class TschakGame:
                 "score_detail": scores[p].as_dict() if scores else {},
             }
         ranking, winners = self.ranking() if over else (None, None)
-        seats = []
+        seats: list[dict[str, Any]] = []
         board = 0
         for i, name in enumerate(self.seats):
             if name is None:

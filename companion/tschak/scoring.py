@@ -126,14 +126,15 @@ def score_player(
         if best is None or total > best[0]:
             best = (total, choice)
     assert best is not None
-    if discard == BEST:
+    chosen: TowerCard | None
+    if isinstance(discard, TowerCard) or discard is None:
+        chosen, by = discard, "player"
+    else:  # BEST
         chosen, by = best[1], "best"
-    else:
-        chosen, by = discard, "player"  # type: ignore[assignment]
-    kept = _without(monsters, chosen)  # type: ignore[arg-type]
+    kept = _without(monsters, chosen)
     total, parts, counts = _score(gold, kept, treasures, players, settings)
     counts["received"] = received
-    elixir = {"discard": None if chosen is None else chosen.notation, "by": by}  # type: ignore[union-attr]
+    elixir = {"discard": None if chosen is None else chosen.notation, "by": by}
     return Score(total, parts, counts, elixir, received, len(kept), options)
 
 
@@ -150,7 +151,7 @@ def rank(
         return s.monsters_received if settings.final_tie_monsters == "received" else s.monsters_kept
 
     order = sorted(scores, key=lambda p: (-scores[p].total, monsters(p), list(seats).index(p)))
-    ranking = []
+    ranking: list[dict[str, Any]] = []
     place = 0
     previous: tuple[int, int] | None = None
     for i, p in enumerate(order):
@@ -159,5 +160,5 @@ def rank(
             place = i + 1
             previous = mark
         ranking.append({"player": p, "score": scores[p].total, "place": place})
-    winners = [r["player"] for r in ranking if r["place"] == 1]
+    winners: list[str] = [r["player"] for r in ranking if r["place"] == 1]
     return ranking, winners

@@ -118,23 +118,23 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "check_cards": (True, False),
 }
 
-# The ambiguity of TSCHAK_SPEC.md section 14 each setting answers (None: not one).
-AMBIGUITY: dict[str, str | None] = {
-    "artifact_takes_slot": "A2",
-    "chameleon_scope": "A3",
-    "chameleon_copies": "A4",
-    "chameleon_target": "A5",
-    "tie_values": "A6",
-    "tie_missing": "A7",
-    "unresolved_tie": "A9",
-    "three_player_trophies": "A10",
-    "trophy_zero_cards": "A11",
-    "war_trophy_troglodytes": "A13",
-    "elixir_optional": "A14",
-    "elixir_troglodyte": "A14",
-    "final_tie_monsters": "A15",
-    "misplay_other_card": "A16",
-    "check_cards": None,
+# The ambiguities of TSCHAK_SPEC.md section 14 each setting answers (none: not one).
+AMBIGUITY: dict[str, tuple[str, ...]] = {
+    "artifact_takes_slot": ("A2",),
+    "chameleon_scope": ("A3",),
+    "chameleon_copies": ("A4",),
+    "chameleon_target": ("A5",),
+    "tie_values": ("A6",),
+    "tie_missing": ("A7",),
+    "unresolved_tie": ("A9", "A19"),
+    "three_player_trophies": ("A10",),
+    "trophy_zero_cards": ("A11",),
+    "war_trophy_troglodytes": ("A13",),
+    "elixir_optional": ("A14",),
+    "elixir_troglodyte": ("A14",),
+    "final_tie_monsters": ("A15",),
+    "misplay_other_card": ("A16",),
+    "check_cards": (),
 }
 
 _DESCRIPTIONS: dict[str, str] = {
