@@ -38,6 +38,7 @@ from typing import IO, Any, Literal, Protocol
 
 from companion.audit.check import GameCheck, export_game, verify_store
 from companion.catalog import UNTAGGED
+from companion.checklist import setup_checklist
 from companion.history import (
     Fairness,
     GameHistory,
@@ -50,7 +51,6 @@ from companion.history import (
 from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
 from companion.rules.odds import AttackOdds, attack_odds
-from companion.rules.setup import setup_checklist
 from companion.store import GameStore, StoreError
 from companion.store.log import undone_actions
 from companion.store.seal import SealError

@@ -65,6 +65,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
 
+# the message types live beside the rules (no translation there); they are named here too
+from companion.msg import (  # noqa: F401
+    EN_,
+    N_,
+    NC_,
+    NN_,
+    Msg,
+    Name,
+    Refusal,
+    localized,
+)
+
 log = logging.getLogger(__name__)
 
 LOCALE_DIR = Path(__file__).with_name("locale")
@@ -174,73 +186,7 @@ def ned_(edition: str | None, singular: str, plural: str, n: int) -> str:
     return _translation.npgettext(context, singular, plural, n)
 
 
-def N_(message: str) -> str:
-    """Marks a string for the catalogs; translated later with ``_``."""
-    return message
-
-
-def NC_(context: str, message: str) -> str:
-    """Marks a string with a context for the catalogs; translated later with pgettext."""
-    return message
-
-
-def EN_(message: str) -> str:
-    """Marks a string that names things in an edition's own words (the Depths, the
-    Clank! area...) for the catalogs, once per edition; shown later by ``Msg``."""
-    return message
-
-
-def NN_(singular: str, plural: str) -> tuple[str, str]:
-    """Marks a message with a plural for the catalogs; ``Msg`` picks the form for its
-    ``n`` value when it is shown."""
-    return (singular, plural)
-
-
-# ------------------------------------------------------------ messages shown later
-class Msg:
-    """A message kept as its English template and its values, so that it is shown in the
-    language the table reads when it is shown, not when it was made. ``str()`` is the
-    English; ``localized(edition)`` the current language, in the edition's words when the
-    template was marked with ``EN_``. A template marked with ``NN_`` (singular, plural)
-    takes the plural form for the value ``n``. Values that have a ``localized`` method
-    (a Msg, a Name, a tag's Component) are localized with it."""
-
-    __slots__ = ("template", "params")
-
-    def __init__(self, template: str | tuple[str, str], /, **params: object) -> None:
-        if isinstance(template, tuple) and not isinstance(params.get("n"), int):
-            raise TypeError("a plural message needs a whole number n")
-        self.template = template
-        self.params = params
-
-    def __str__(self) -> str:
-        template = self.template
-        if isinstance(template, tuple):
-            template = template[0] if self.params["n"] == 1 else template[1]
-        values = {k: str(v) if hasattr(v, "localized") else v for k, v in self.params.items()}
-        return template.format(**values)
-
-    def __repr__(self) -> str:
-        return f"Msg({self.template!r}, **{self.params!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Msg) and (self.template, self.params) == (
-            other.template,
-            other.params,
-        )
-
-    def __hash__(self) -> int:
-        return hash(self.template)
-
-    def localized(self, edition: str | None = None) -> str:
-        values = {
-            k: v.localized(edition) if hasattr(v, "localized") else v
-            for k, v in self.params.items()
-        }
-        return _translate(self.template, self.params.get("n"), edition).format(**values)
-
-
-def _translate(template: str | tuple[str, str], n: object, edition: str | None) -> str:
+def translate_template(template: str | tuple[str, str], n: object, edition: str | None) -> str:
     """The template in the current language: the edition's words first, then the plain
     catalog (an ``EN_`` template lives in the edition contexts, an ``N_`` one without)."""
     context = edition if edition in EDITIONS else "clank"
@@ -255,47 +201,6 @@ def _translate(template: str | tuple[str, str], n: object, edition: str | None) 
         return shown
     shown = _translation.pgettext(context, template)
     return _translation.gettext(template) if shown == template else shown
-
-
-class Name(str):
-    """A player's name (a colour, most often, or a cube kind) inside a message: English in
-    ``str()``, the current language's colour word in ``localized()``."""
-
-    __slots__ = ()
-
-    def localized(self, edition: str | None = None) -> str:
-        return player_name(str(self))
-
-
-class Refusal(ValueError):
-    """An error the table reads: a ``Msg`` underneath, so that the screen shows it in the
-    table's language while logs, scripts and tests see the English ``str()``.
-    ``during`` names the action or step refused ("take", "new"): the English message
-    starts with it, the localized one leaves it out (the table knows what it tapped)."""
-
-    def __init__(
-        self,
-        template: str | tuple[str, str] | Msg,
-        /,
-        *,
-        during: str | None = None,
-        **params: object,
-    ) -> None:
-        self.message = template if isinstance(template, Msg) else Msg(template, **params)
-        self.during = during
-        english = str(self.message)
-        super().__init__(f"{during}: {english}" if during else english)
-
-    def localized(self, edition: str | None = None) -> str:
-        return self.message.localized(edition)
-
-
-def localized(error: BaseException | object, edition: str | None = None) -> str:
-    """What the table reads of an error or a message: localized when it knows how,
-    else its text as it is."""
-    if hasattr(error, "localized"):
-        return error.localized(edition)
-    return str(error)
 
 
 # Player colours (and the cube kinds that share the bag) as the screens name them, with

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from companion.draw import commitment, draw_cubes, new_server_seed
-from companion.i18n import N_
+from companion.msg import N_
 from companion.rules import DrawRequest, Game, RuleError, Setup, make_setup
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")

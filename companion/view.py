@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.checklist import unconfirmed_label
 from companion.i18n import _, ed_, ned_, ngettext, player_name
-from companion.rules.setup import unconfirmed_label
 
 
 @dataclass(frozen=True)

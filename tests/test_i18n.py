@@ -19,8 +19,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from companion import i18n
+from companion.checklist import setup_checklist
 from companion.config import LANGUAGES, ConfigError, parse_config
-from companion.rules.setup import make_setup, setup_checklist
+from companion.rules.setup import make_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]

@@ -5,8 +5,8 @@ import pytest
 from companion import i18n
 from companion.catalog import load_catalog
 from companion.catalog.load import UNCONFIRMED_NAMES
-from companion.rules import RuleError, make_setup, setup_checklist
-from companion.rules.setup import unconfirmed_label
+from companion.checklist import setup_checklist, unconfirmed_label
+from companion.rules import RuleError, make_setup
 from tests.helpers import do, new_game
 
 FOUR = ["red", "yellow", "green", "blue"]

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.i18n import EN_, N_, Msg, _
+from companion.msg import EN_, N_, Msg
 
 SIMPLE_COUNTERS = frozenset(
     {"gold", "artifacts", "mastery", "monkey_idols", "crowns", "gems", "prisoners", "shrines"}
@@ -75,6 +75,8 @@ class VPRule:
             Msg(N_("{what} at least {k}"), what=counter_name(c, edition), k=k).localized()
             for c, k in zip(self.counters, self.thresholds, strict=True)
         ]
+        from companion.i18n import _  # words when shown, not when the catalog loads
+
         joined = _(" and ").join(conditions)
         return Msg(N_("{vp} VP if {conditions}"), vp=self.vp, conditions=joined).localized()
 

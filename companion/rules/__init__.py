@@ -3,7 +3,7 @@
 from companion.rules.actions import ACTION_NAMES, check_action
 from companion.rules.errors import RuleError
 from companion.rules.game import Chance, DrawRecord, DrawRequest, Game
-from companion.rules.setup import Setup, make_setup, setup_checklist
+from companion.rules.setup import Setup, make_setup
 
 __all__ = [
     "ACTION_NAMES",
@@ -15,5 +15,4 @@ __all__ = [
     "Setup",
     "check_action",
     "make_setup",
-    "setup_checklist",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.i18n import N_, Msg
+from companion.msg import N_, Msg
 from companion.rules.errors import RuleError
 
 # field kinds: "str", "int", "bool", "cards" (list of strings)

@@ -1,6 +1,6 @@
 """The one exception the rules raise: a rejected action, with a one-line reason."""
 
-from companion.i18n import Refusal
+from companion.msg import Refusal
 
 
 class RuleError(Refusal):

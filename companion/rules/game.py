@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.catalog import Card, Catalog, Token
-from companion.i18n import EN_, N_, NN_, Name
+from companion.msg import EN_, N_, NN_, Name
 from companion.rules.actions import check_action
 from companion.rules.errors import RuleError
 from companion.rules.scoring import Score, ranking, score_player

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.catalog import Catalog
 from companion.catalog.vprule import VPRule
-from companion.i18n import N_, Msg
+from companion.msg import N_, Msg
 from companion.rules.state import KNOCKED_OUT, Player, State
 
 

@@ -1,0 +1,32 @@
+"""The rules give codes and values; words are chosen at the edges. Importing the rules
+(Clank! and Tschak!) loads no translation machinery."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    "modules", ["companion.rules, companion.rules.odds", "companion.tschak", "companion.catalog"]
+)
+def test_the_rules_import_no_translations(modules):
+    code = f"import sys, {modules}; print(sorted(m for m in sys.modules if 'i18n' in m))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_message_from_the_rules_is_still_shown_in_the_tables_language():
+    from companion import i18n
+    from companion.rules import RuleError, make_setup
+
+    with pytest.raises(RuleError) as refused:
+        make_setup({"edition": "clank", "players": ["red"]})
+    assert str(refused.value).startswith("new: ")
+    i18n.set_language("ru")
+    try:
+        assert refused.value.localized() != str(refused.value).removeprefix("new: ")
+    finally:
+        i18n.set_language("en")
