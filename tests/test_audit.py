@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.audit.check import export_game, verify_store
-from companion.audit.verify_log import GENESIS, canonical, link_hash, record_bytes
 from companion.cli import main
 from companion.store import GameStore
+from companion.verify_log import GENESIS, canonical, link_hash, record_bytes
 
-VERIFIER = Path(__file__).resolve().parent.parent / "companion" / "audit" / "verify_log.py"
+VERIFIER = Path(__file__).resolve().parent.parent / "companion" / "verify_log.py"
 NEW = {
     "edition": "clank",
     "players": ["red", "blue"],
@@ -216,7 +216,7 @@ def test_a_changed_bag_that_still_matches_its_draw_is_caught_by_the_replay(finis
     record = json.loads(body)
     draw = record["draws"][0]
     draw["bag"]["black"] -= 1
-    from companion.audit.verify_log import recompute_draw
+    from companion.verify_log import recompute_draw
 
     draw["drawn"] = recompute_draw(
         "3c" * 32, draw["client_seed"], draw["nonce"], draw["bag"], ["red", "blue"], draw["count"]
@@ -265,8 +265,8 @@ def test_export_cli_and_standalone_on_the_file(finished_db, tmp_path, capsys):
 
 
 def test_decks_scored_after_the_end_are_accepted_and_nothing_else_is(tmp_path):
-    from companion.audit.verify_log import Finding, check_records
     from companion.store import GameStore
+    from companion.verify_log import Finding, check_records
 
     with GameStore(tmp_path / "games.db") as store:
         table = store.start({"edition": "clank", "players": ["red", "blue"]})
@@ -443,7 +443,7 @@ def test_a_body_not_in_canonical_form_fails_both_verifiers_alike(finished_db, tm
 
 
 def test_the_new_records_seats_must_be_the_setups_players(finished_db, tmp_path):
-    from companion.audit.verify_log import Finding, check_records
+    from companion.verify_log import Finding, check_records
 
     lines = export_lines(finished_db)
     header, records = lines[0], lines[1:]
@@ -500,7 +500,7 @@ def honest_export(finished_db) -> list[dict]:
 )
 @given(data=st.data())
 def test_any_change_to_an_export_is_a_finding_never_a_crash(honest_export, data):
-    from companion.audit import verify_log
+    from companion import verify_log
 
     line = data.draw(st.integers(0, len(honest_export) - 1))
     places = list(_paths(honest_export[line]))
@@ -531,7 +531,7 @@ def _rechain_export(lines: list[dict]) -> None:
 def test_draws_under_a_client_seed_the_table_did_not_choose_fail(finished_db, tmp_path):
     """A box drawing live with a client seed of its own: every draw recomputes from the
     revealed seed, the chain is rebuilt, and still the standalone verifier says no."""
-    from companion.audit.verify_log import recompute_draw
+    from companion.verify_log import recompute_draw
 
     lines = export_lines(finished_db)
     for rec in lines[1:]:

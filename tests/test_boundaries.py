@@ -30,3 +30,9 @@ def test_a_message_from_the_rules_is_still_shown_in_the_tables_language():
         assert refused.value.localized() != str(refused.value).removeprefix("new: ")
     finally:
         i18n.set_language("en")
+
+
+def test_the_store_does_not_import_the_audit():
+    code = "import sys, companion.store; print(sorted(m for m in sys.modules if 'audit' in m))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -172,7 +172,7 @@ def test_the_standalone_verifier_accepts_a_game_given_up_without_its_seed(tmp_pa
         export = tmp_path / "export.jsonl"
         with export.open("w", encoding="utf-8") as out:
             export_game(store, 1, out)
-    verifier = Path(__file__).resolve().parent.parent / "companion" / "audit" / "verify_log.py"
+    verifier = Path(__file__).resolve().parent.parent / "companion" / "verify_log.py"
     result = subprocess.run(
         [sys.executable, "-I", "-S", str(verifier), str(export)],
         capture_output=True, text=True, check=False,

@@ -1,6 +1,7 @@
 """Checking and exporting game logs.
 
-- ``verify_log.py``: the log format (canonical bytes, chain rule) and the standalone,
-  standard-library-only verifier of an exported game. The store writes with it.
-- ``check.py``: the same checks on a database, plus what only the database can show.
+- ``check.py``: the checks of ``companion/verify_log.py`` (the log format and the
+  standalone verifier, which the store writes with: outside this package, so that the
+  store and the audit do not import each other) on a database, plus what only the
+  database can show.
 """

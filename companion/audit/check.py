@@ -1,6 +1,6 @@
 """Checking and exporting game logs in a database.
 
-``verify_log.py`` beside this file is the standalone, standard-library-only verifier of
+``companion/verify_log.py`` is the standalone, standard-library-only verifier of
 an exported game; the database check below runs the same checks on the stored records,
 plus what only the database can show: the stored bytes are the canonical ones, the
 games table agrees with the log, and the whole game replays through the rules exactly
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
-from companion.audit.verify_log import Finding, canonical, check_records
 from companion.i18n import N_, NN_, Msg
 from companion.store import GameStore, StoreError
 from companion.store.seal import load_key, unseal
+from companion.verify_log import Finding, canonical, check_records
 
 
 @dataclass

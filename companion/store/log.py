@@ -12,13 +12,13 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from companion.audit.verify_log import FORMAT, GENESIS, VERSION, canonical, link_hash, record_bytes
 from companion.i18n import N_
 from companion.rules import RuleError, make_setup
 from companion.store import lock
 from companion.store.db import StoreError, open_database
 from companion.store.seal import SealError, key_path, load_key, seal, unseal
 from companion.table import Table, draw_record
+from companion.verify_log import FORMAT, GENESIS, VERSION, canonical, link_hash, record_bytes
 
 
 def _sql_failure(e: sqlite3.Error) -> StoreError:
