@@ -40,6 +40,7 @@ from companion.store.tags import BulkEnrollment, Component, TagError, components
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.qr import ProofView
 from companion.view import DrawView, GameSummary, Offer, TableView
+from hardware.readers import READERS
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "es": "Español"}
 
@@ -887,14 +888,30 @@ PIN_NAMES = {
 }
 
 
+def reader_names() -> dict[str, str]:
+    """Each kind of hardware.readers.READERS as a person knows it."""
+    return {
+        "fake": _("Simulated (no reader)"),
+        "mfrc522": _("MFRC522 on SPI"),
+        "pn532": "PN532",
+        "rdm6300": "RDM6300",
+        "wedge": _("Keyboard wedge (USB)"),
+    }
+
+
 def reader_choices() -> list[tuple[str, str]]:
-    """The readers the companion supports (hardware.readers.make_reader), as a person
-    picks one: (spec, what the button says)."""
-    out = [("fake", _("Simulated (no reader)")), ("mfrc522", _("MFRC522 on SPI"))]
-    for kind, name in (("pn532", "PN532"), ("rdm6300", "RDM6300")):
-        for port in SERIAL_PORTS:
-            out.append((f"{kind}:{port}", _("{reader} on {port}").format(reader=name, port=port)))
-    out.append(("wedge", _("Keyboard wedge (USB)")))
+    """The readers the companion supports (hardware.readers.READERS), as a person picks
+    one: (spec, what the button says); a serial reader once per usual port."""
+    names = reader_names()
+    out = []
+    for kind in READERS.values():
+        name = names.get(kind.name, kind.name)
+        if kind.needs_arg:
+            for port in SERIAL_PORTS:
+                label = _("{reader} on {port}").format(reader=name, port=port)
+                out.append((f"{kind.name}:{port}", label))
+        else:
+            out.append((kind.name, name))
     return out
 
 
@@ -902,7 +919,8 @@ def reader_kind(spec: str) -> tuple[str, str]:
     """(kind, serial port) of a reader spec: 'pn532:/dev/serial0,x' -> ('pn532', '/dev/serial0')."""
     head, _colon, rest = spec.strip().partition(":")
     kind = head.partition(",")[0].strip().lower()
-    port = rest.partition(",")[0].strip() if kind in ("pn532", "rdm6300") else ""
+    serial = kind in READERS and bool(READERS[kind].needs_arg)
+    port = rest.partition(",")[0].strip() if serial else ""
     return kind, port
 
 
@@ -912,10 +930,8 @@ def reader_label(spec: str) -> str:
     for choice, label in reader_choices():
         if reader_kind(choice) == (kind, port):
             return label
-    if kind in ("pn532", "rdm6300"):
-        return _("{reader} on {port}").format(reader=kind.upper(), port=port)
-    return {"mfrc522": _("MFRC522 on SPI"), "wedge": _("Keyboard wedge (USB)"),
-            "fake": _("Simulated (no reader)")}.get(kind, kind)  # fmt: skip
+    name = reader_names().get(kind, kind)
+    return _("{reader} on {port}").format(reader=name, port=port) if port else name
 
 
 class SettingsScreen(Screen):
