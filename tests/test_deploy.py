@@ -18,7 +18,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import textwrap
 import tomllib
 from dataclasses import fields
 from pathlib import Path
@@ -33,6 +32,12 @@ from hardware.gpio import PanelPins
 REPO = Path(__file__).resolve().parent.parent
 DEPLOY = REPO / "deploy"
 SYSTEMD = REPO / "systemd"
+# the stand-ins the installer tests run, as real files (shellcheck and ruff read them)
+SUPPORT = Path(__file__).resolve().parent / "deploy_support"
+FAKES = {p.name: p for p in sorted((SUPPORT / "bin").iterdir())}
+VENV_PYTHON = SUPPORT / "venv-python"
+FAKE_APP = (SUPPORT / "fake-app.sh").read_text()
+DRIVER = SUPPORT / "driver.py"
 UNITS = (
     "clank-companion.service",
     "clank-companion-backup.service",
@@ -45,122 +50,9 @@ GROUPS = ("video", "render", "input", "spi", "gpio", "dialout")
 
 # ------------------------------------------------------------------ stand-in commands
 # Each appends "name args" to $FAKE_LOG; state lives in $FAKE_STATE.
-FAKES = {
-    "apt-get": r"""
-        echo "apt-get $*" >>"$FAKE_LOG"
-        if [ "$1" != update ]; then
-            for a in "$@"; do
-                case "$a" in -*|install) ;; *) echo "$a" >>"$FAKE_STATE/packages" ;; esac
-            done
-        fi
-    """,
-    "dpkg-query": r"""
-        echo "dpkg-query $*" >>"$FAKE_LOG"
-        for last in "$@"; do :; done
-        grep -qx "$last" "$FAKE_STATE/packages" 2>/dev/null || exit 1
-        printf installed
-    """,
-    "dpkg": r"""
-        [ "$1" = --print-architecture ] || exit 2
-        echo "$FAKE_ARCH"
-    """,
-    "raspi-config": r"""
-        echo "raspi-config $*" >>"$FAKE_LOG"
-        [ "$1" = nonint ] || exit 2
-        case "$2" in
-            get_*) cat "$FAKE_STATE/raspi-${2#get_}" ;;
-            do_*) echo "$3" >"$FAKE_STATE/raspi-${2#do_}" ;;
-            *) exit 2 ;;
-        esac
-    """,
-    "systemctl": r"""
-        echo "systemctl $*" >>"$FAKE_LOG"
-        units=()
-        for a in "$@"; do case "$a" in -*) ;; *) units+=("$a") ;; esac; done
-        cmd=${units[0]}
-        mkdir -p "$FAKE_STATE/enabled" "$FAKE_STATE/active"
-        case "$cmd" in
-            get-default) cat "$FAKE_STATE/default-target"; exit 0 ;;
-            set-default) echo "${units[1]}" >"$FAKE_STATE/default-target"; exit 0 ;;
-        esac
-        for u in "${units[@]:1}"; do
-            case "$cmd" in
-                is-enabled) [ -e "$FAKE_STATE/enabled/$u" ] || exit 1 ;;
-                is-active) [ -e "$FAKE_STATE/active/$u" ] || exit 3 ;;
-                enable) touch "$FAKE_STATE/enabled/$u" ;;
-                disable) rm -f "$FAKE_STATE/enabled/$u" ;;
-                start|restart)
-                    if [ "$u" = clank-companion-backup.service ]; then
-                        echo "backup ran" >>"$FAKE_LOG"
-                    else
-                        touch "$FAKE_STATE/active/$u"
-                    fi ;;
-                stop) rm -f "$FAKE_STATE/active/$u" ;;
-                *) exit 1 ;;
-            esac
-        done
-        exit 0
-    """,
-    "getent": r"""
-        case "$1" in
-            passwd) grep "^$2:" "$FAKE_STATE/passwd" 2>/dev/null ;;
-            group) grep -qx "$2" "$FAKE_STATE/groups" ;;
-            *) exit 2 ;;
-        esac
-    """,
-    "useradd": r"""
-        echo "useradd $*" >>"$FAKE_LOG"
-        for user in "$@"; do :; done
-        echo "$user:x:999:999::/var/lib/clank-companion:/usr/sbin/nologin" >>"$FAKE_STATE/passwd"
-        echo "$user" >>"$FAKE_STATE/groups"
-    """,
-    "usermod": r"""
-        echo "usermod $*" >>"$FAKE_LOG"
-        for user in "$@"; do :; done
-        while [ $# -gt 0 ]; do
-            if [ "$1" = --groups ]; then echo "$2" | tr , '\n' >>"$FAKE_STATE/member-$user"; fi
-            shift
-        done
-    """,
-    "userdel": r"""
-        echo "userdel $*" >>"$FAKE_LOG"
-        sed -i "/^$1:/d" "$FAKE_STATE/passwd"
-    """,
-    "id": r"""
-        case "$1" in
-            -u) echo "$FAKE_UID" ;;
-            -nG) echo "$2 $(cat "$FAKE_STATE/member-$2" 2>/dev/null | tr '\n' ' ')" ;;
-            *) exit 2 ;;
-        esac
-    """,
-    "chown": r"""
-        echo "chown $*" >>"$FAKE_LOG"
-    """,
-    "python3": r"""
-        echo "python3 $*" >>"$FAKE_LOG"
-        [ "$1 $2" = "-m venv" ] || exit 2
-        mkdir -p "$3/bin"
-        cp "$FAKE_VENV_PYTHON" "$3/bin/python"
-    """,
-}
 
 # The venv's python: pip is recorded; -c runs the real interpreter on the project (the
 # installer checks the settings file it wrote with the companion's own parser).
-VENV_PYTHON = r"""
-    if [ "$1" = -c ]; then
-        echo "venv-python -c" >>"$FAKE_LOG"
-        exec "$FAKE_REAL_PYTHON" "$@"
-    fi
-    echo "venv-python $*" >>"$FAKE_LOG"
-    case "$*" in
-        *"[pi]"*) [ -z "${FAKE_PIP_FAILS:-}" ] || { echo "pip: no network" >&2; exit 1; } ;;
-    esac
-    if [ "$1 $2 $3" = "-m pip install" ]; then
-        bin=$(dirname "$0")
-        printf '#!/bin/sh\necho "clank-companion 0.0-test"\n' >"$bin/clank-companion"
-        chmod +x "$bin/clank-companion"
-    fi
-"""
 
 # What changes the machine, as opposed to looking at it.
 MUTATING = re.compile(
@@ -168,10 +60,6 @@ MUTATING = re.compile(
     r"|raspi-config nonint do_"
     r"|systemctl (enable|disable|start|stop|restart|daemon-reload|set-default))"
 )
-
-
-def _script(body: str) -> str:
-    return "#!/bin/bash\n" + textwrap.dedent(body).lstrip("\n")
 
 
 def _checkout(tmp_path: Path) -> Path:
@@ -221,12 +109,11 @@ class FakePi:
         (self.state / "raspi-serial_hw").write_text("1\n")  # off
         (self.state / "raspi-serial_cons").write_text("0\n")  # login console on the UART
         (self.state / "default-target").write_text(f"{target}\n")
-        for name, body in FAKES.items():
-            path = self.bin / name
-            path.write_text(_script(body))
-            path.chmod(0o755)
+        for name, source in FAKES.items():
+            shutil.copy(source, self.bin / name)
+            (self.bin / name).chmod(0o755)
         self.venv_python = tmp / "venv-python"
-        self.venv_python.write_text(_script(VENV_PYTHON))
+        shutil.copy(VENV_PYTHON, self.venv_python)
         self.venv_python.chmod(0o755)
         self.env = {
             "PATH": f"{self.bin}:/usr/bin:/bin",
@@ -589,6 +476,7 @@ def _need(tool: str) -> str:
 def test_every_script_passes_shellcheck():
     shellcheck = _need("shellcheck")
     scripts = [DEPLOY / s for s in SCRIPTS] + [REPO / ".ci/run", REPO / "dev"]
+    scripts += [*FAKES.values(), VENV_PYTHON, SUPPORT / "fake-app.sh"]  # the stand-ins too
     assert {p.name for p in DEPLOY.glob("*.sh")} == set(SCRIPTS)  # a new script is checked too
     result = subprocess.run(
         [shellcheck, "--severity=style", *map(str, scripts)],
@@ -728,265 +616,6 @@ def test_backup_unit_and_timer():
 # from systemd/clank-companion.service: no User=/Group= (a user manager runs everything
 # as its own user) and ExecStart runs a stand-in that records its starts and what its
 # sandbox looks like, then waits to be killed or told to exit.
-FAKE_APP = r"""#!/bin/sh
-d="$STATE_DIRECTORY"
-echo "$$" >>"$d/starts"
-{
-    echo "pid=$$"
-    echo "state_directory=$STATE_DIRECTORY"
-    echo "runtime_directory=$RUNTIME_DIRECTORY"
-    echo "pwd=$(pwd)"
-    echo "kivy_home=$KIVY_HOME"
-    echo "lg_wd=$LG_WD"
-    echo "sdl=$SDL_VIDEODRIVER"
-    for dir in usr etc; do
-        if touch "/$dir/clank-probe" 2>/dev/null; then
-            rm -f "/$dir/clank-probe"
-            echo "$dir=writable"
-        else
-            echo "$dir=read-only"
-        fi
-    done
-    if touch "$d/probe" 2>/dev/null; then echo state=writable; else echo state=read-only; fi
-    if [ -e @MARKER@ ]; then echo tmp=shared; else echo tmp=private; fi
-    echo "net=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
-    echo "nnp=$(sed -n 's/^NoNewPrivs:[[:space:]]*//p' /proc/self/status)"
-    echo "home_entries=$(ls -A /root 2>/dev/null | wc -l)"
-    echo "seccomp=$(sed -n 's/^Seccomp:[[:space:]]*//p' /proc/self/status)"
-    echo "proc=$(awk '$5 == "/proc" { print $NF }' /proc/self/mountinfo | tail -n 1)"
-    echo end
-} >"$d/probe.txt"
-while :; do
-    if [ -f "$d/exit-code" ]; then
-        code=$(cat "$d/exit-code")
-        rm -f "$d/exit-code"
-        exit "$code"
-    fi
-    sleep 0.1
-done
-"""
-
-DRIVER = r"""
-# Runs inside a private mount namespace: a systemd --user manager and the unit under test.
-import json
-import os
-import signal
-import socket
-import stat
-import subprocess
-import sys
-import time
-from pathlib import Path
-
-spec = json.loads(Path(sys.argv[1]).read_text())
-UNIT = "clank-companion.service"
-MNT = Path("/mnt")
-ENV = {
-    "PATH": "/usr/bin:/bin:/usr/sbin:/sbin",
-    "HOME": str(MNT / "home"),
-    "XDG_CONFIG_HOME": str(MNT / "config"),
-    "XDG_STATE_HOME": str(MNT / "state"),
-    "XDG_RUNTIME_DIR": str(MNT / "runtime"),
-    "LANG": "C.UTF-8",
-}
-# StateDirectory= of a user unit: $XDG_STATE_HOME since systemd 254, $XDG_CONFIG_HOME before
-STATES = (MNT / "state" / "clank-companion", MNT / "config" / "clank-companion")
-
-
-def state():
-    return next((s for s in STATES if s.is_dir()), STATES[0])
-
-
-def run(*args, check=True):
-    return subprocess.run(args, env=ENV, capture_output=True, text=True, check=check, timeout=30)
-
-
-def wait(what, cond, timeout=90.0):
-    # every step waits for the state it expects, however busy the machine: the deadline
-    # is only there so that a unit that never gets there fails the test instead of hanging
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return
-        time.sleep(0.05)
-    raise SystemExit(f"timed out waiting for {what}: {show()}")
-
-
-def show():
-    out = run("systemctl", "--user", "show", UNIT, "-p", "MainPID", "-p", "NRestarts",
-              "-p", "ActiveState", "-p", "SubState", "-p", "Result",
-              "-p", "ExecMainStartTimestampMonotonic", check=False).stdout  # fmt: skip
-    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
-
-
-def tell_app(code):
-    # written whole, then renamed: the app never reads a half-written exit code
-    (state() / "exit-code.new").write_text(code)
-    os.replace(state() / "exit-code.new", state() / "exit-code")
-
-
-def starts():
-    path = state() / "starts"
-    return path.read_text().split() if path.exists() else []
-
-
-def running(n):
-    # the n-th start of the stand-in is the service's main process
-    return len(starts()) == n and show()["MainPID"] == starts()[-1]
-
-
-def settled(sub):
-    # SubState "dead" or "failed" is final: the manager will not restart the unit by
-    # itself (unlike "auto-restart", or systemd 254's "failed-before-auto-restart", whose
-    # ActiveState is "failed" for a moment before the restart)
-    return show()["SubState"] == sub
-
-
-def failed():
-    return settled("failed")
-
-
-def own_cgroup():
-    # move into a cgroup of our own, so the manager sees only what it starts
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
-        _, controllers, path = line.split(":", 2)
-        if controllers == "name=systemd":
-            base = Path("/sys/fs/cgroup/systemd")
-            break
-    else:
-        base = Path("/sys/fs/cgroup")
-        path = Path("/proc/self/cgroup").read_text().splitlines()[0].split(":", 2)[2]
-    group = base / path.strip("/") / f"clank-restart-test-{os.getpid()}"
-    try:
-        group.mkdir()
-        (group / "cgroup.procs").write_text(str(os.getpid()))
-    except OSError:
-        return None
-    return group
-
-
-def remove_cgroup(group):
-    if group is None:
-        return
-    (group.parent / "cgroup.procs").write_text(str(os.getpid()))
-    # the manager's own cgroups below ours may still be going away as we look: anything
-    # gone already is fine; what is left is killed and removed until nothing is
-    end = time.monotonic() + 60
-    while group.exists() and time.monotonic() < end:
-        try:
-            inner = sorted((p for p in group.rglob("*") if p.is_dir()),
-                           key=lambda p: -len(p.parts))  # fmt: skip
-        except OSError:
-            inner = []
-        for d in [*inner, group]:
-            try:
-                for pid in (d / "cgroup.procs").read_text().split():
-                    try:
-                        os.kill(int(pid), signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                d.rmdir()
-            except OSError:  # gone already, or its processes not yet dead
-                pass
-        time.sleep(0.05)
-
-
-# a private /run/systemd saying "booted with systemd", and a scratch /mnt
-if Path("/run/systemd").is_dir():
-    subprocess.run(["mount", "-t", "tmpfs", "tmpfs", "/run/systemd"], check=True)
-else:  # nothing to hide there, and nothing to leave behind on the host either
-    subprocess.run(["mount", "-t", "tmpfs", "tmpfs", "/run"], check=True)
-os.makedirs("/run/systemd/system")
-# what PID 1 makes at boot: the nodes that hide paths (ProtectHome=, ProtectKernel*=)
-hide = Path("/run/systemd/inaccessible")
-hide.mkdir()
-(hide / "dir").mkdir()
-(hide / "reg").touch()
-os.mknod(hide / "chr", stat.S_IFCHR, os.makedev(0, 0))
-os.mknod(hide / "blk", stat.S_IFBLK, os.makedev(0, 0))
-os.mkfifo(hide / "fifo")
-socket.socket(socket.AF_UNIX).bind(str(hide / "sock"))
-for node in hide.iterdir():
-    os.chmod(node, 0)
-subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(MNT)], check=True)
-for d in ("home", "config/systemd/user", "state", "runtime", "app"):
-    (MNT / d).mkdir(parents=True)
-(MNT / "runtime").chmod(0o700)
-(MNT / "config/systemd/user" / UNIT).write_text(spec["unit"])
-(MNT / "app/fake-app.sh").write_text(spec["app"])
-
-group = own_cgroup()
-log = open(MNT / "manager.log", "w")
-manager = subprocess.Popen([spec["systemd"], "--user"], env=ENV, stdout=log, stderr=log)
-seen = {"isolated": group is not None}
-try:
-    wait("the manager", lambda: run("systemctl", "--user", "is-system-running",
-                                    check=False).stdout.strip() in ("running", "degraded"))
-    run("systemctl", "--user", "start", UNIT)
-    wait("the first start", lambda: running(1))
-    wait("the sandbox report", lambda: (state() / "probe.txt").exists() and
-         (state() / "probe.txt").read_text().endswith("end\n"))
-    report = (state() / "probe.txt").read_text().splitlines()
-    seen["probe"] = dict(line.split("=", 1) for line in report if "=" in line)
-    seen["start"] = show()
-
-    # killed: restarted after RestartSec; the delay by the manager's own clock (the
-    # same CLOCK_MONOTONIC as ours), not by how soon a busy machine let us look
-    t0 = time.monotonic()
-    os.kill(int(starts()[0]), signal.SIGKILL)
-    wait("a restart after the kill", lambda: running(2))
-    seen["after_kill"] = show()
-    seen["restart_delay"] = int(seen["after_kill"]["ExecMainStartTimestampMonotonic"]) / 1e6 - t0
-
-    # crashed (exit 3): restarted
-    tell_app("3")
-    wait("a restart after the crash", lambda: running(3))
-    seen["after_crash"] = show()
-
-    # quit cleanly (exit 0, as Quit on the Settings screen): stays stopped. "dead" is
-    # final: a unit about to be restarted is in "auto-restart" instead
-    tell_app("0")
-    wait("the clean exit", lambda: settled("dead") or failed())
-    seen["after_quit"] = show()
-    seen["starts_after_quit"] = len(starts())
-
-    # crashing again and again: the start limit stops it
-    before = len(starts())
-    run("systemctl", "--user", "start", UNIT)
-    kills = 0
-    while kills < 10:
-        wait("a start or the limit", lambda: failed() or running(before + 1))
-        if failed():
-            break
-        before = len(starts())
-        os.kill(int(starts()[-1]), signal.SIGKILL)
-        kills += 1
-    seen["kills_to_limit"] = kills
-    seen["after_limit"] = show()  # "failed" is final: no restart comes after it
-    seen["starts_total"] = len(starts())
-
-    # a person starting it by hand is refused too, until the failure is reset
-    refused = run("systemctl", "--user", "start", UNIT, check=False)
-    seen["manual_start"] = {"rc": refused.returncode, "stderr": refused.stderr}
-    seen["after_manual_start"] = show()
-    run("systemctl", "--user", "reset-failed", UNIT)
-    before = len(starts())
-    run("systemctl", "--user", "start", UNIT)
-    wait("the start after reset-failed", lambda: len(starts()) > before)
-    seen["after_reset"] = show()
-finally:
-    run("systemctl", "--user", "stop", UNIT, check=False)
-    manager.terminate()
-    try:
-        manager.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        manager.kill()
-        manager.wait()
-    log.close()
-    seen["manager_log"] = (MNT / "manager.log").read_text()[-2000:]  # its errors, if any
-    remove_cgroup(group)
-    print(json.dumps(seen))
-"""
 
 
 def _test_unit() -> str:
@@ -1032,10 +661,8 @@ def test_the_real_unit_restarts_a_crashed_app_and_gives_up_at_the_start_limit(tm
             }
         )
     )
-    driver = tmp_path / "driver.py"
-    driver.write_text(DRIVER)
     result = subprocess.run(
-        ["unshare", "--mount", "--propagation", "private", sys.executable, str(driver), str(spec)],
+        ["unshare", "--mount", "--propagation", "private", sys.executable, str(DRIVER), str(spec)],
         capture_output=True,
         text=True,
         timeout=900,  # each step has its own deadline; this one only stops a hang
