@@ -27,7 +27,8 @@ SEED = "5eed" * 16
 
 
 @pytest.fixture
-def ui(tmp_path):
+def ui(tmp_path, monkeypatch):
+    monkeypatch.setattr(AttackView, "STEP", 3600.0)  # the cubes come when step_cube says
     harness = Harness(tmp_path / "games.db")
     yield harness
     harness.close()
@@ -46,13 +47,12 @@ def verdict_shown(view: AttackView) -> bool:
 
 
 def step_cube(ui: Harness, view: AttackView) -> None:
-    """Wait for the next cube to appear."""
+    """Show the next cube, as the view's clock would (the tests hold the clock: a busy
+    machine's slow frames must not show two cubes between two checks)."""
     before = view.shown
-    for _ in range(100):
-        ui.frames(1, seconds=0.05)
-        if view.shown > before:
-            return
-    raise AssertionError("no next cube")
+    view._next_cube(0)
+    ui.frames(1)
+    assert view.shown == before + 1
 
 
 # ------------------------------------------------------------------ the attack
