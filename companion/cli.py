@@ -35,6 +35,7 @@ from companion.i18n import (
     reader_state,
     set_language,
 )
+from companion.resources import shared_folder
 from companion.rules import RuleError
 from companion.script import (
     Replay,
@@ -63,7 +64,7 @@ from companion.table import Table
 from companion.tschak import EDITION as TSCHAK
 from hardware.readers import ReaderStatus, ReaderWorker, Scan, SpecError, make_reader
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = shared_folder("examples")
 DEMO = "clank-4-players.jsonl"
 
 

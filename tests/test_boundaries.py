@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +37,23 @@ def test_the_store_does_not_import_the_audit():
     code = "import sys, companion.store; print(sorted(m for m in sys.modules if 'audit' in m))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_layouts_and_examples_come_from_the_checkout_or_the_install_prefix(tmp_path, monkeypatch):
+    """A wheel installs kv/ and examples/ under <prefix>/share/clank-companion (checked by
+    hand: a wheel built from this checkout, installed in a fresh virtual environment,
+    runs `demo`, `replay` of an example and the app)."""
+    import tomllib
+
+    from companion import resources
+
+    assert resources.shared_folder("kv") == resources.CHECKOUT / "kv"
+    assert (resources.shared_folder("examples") / "clank-4-players.jsonl").is_file()
+    monkeypatch.setattr(resources, "CHECKOUT", tmp_path)  # an install, not a checkout
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "venv"))
+    installed = tmp_path / "venv" / "share" / "clank-companion"
+    assert resources.shared_folder("examples") == installed / "examples"
+    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    data = project["tool"]["setuptools"]["data-files"]
+    assert data["share/clank-companion/kv"] == ["kv/*.kv"]
+    assert data["share/clank-companion/examples"] == ["examples/*.jsonl"]

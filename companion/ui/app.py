@@ -12,10 +12,8 @@ import dataclasses
 import gc
 import logging
 import secrets
-import sys
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from kivy.app import App
@@ -35,6 +33,7 @@ from companion.i18n import (
     set_language,
 )
 from companion.pin import Lockout
+from companion.resources import shared_folder
 from companion.store import GameStore
 from companion.store.tags import TagError
 from companion.ui.odds import OddsView
@@ -62,13 +61,7 @@ from companion.view import AttackEvent
 log = logging.getLogger(__name__)
 
 
-def _kv_dir() -> Path:
-    checkout = Path(__file__).resolve().parent.parent.parent / "kv"
-    installed = Path(sys.prefix) / "share" / "clank-companion" / "kv"
-    return checkout if checkout.is_dir() else installed
-
-
-KV_DIR = _kv_dir()
+KV_DIR = shared_folder("kv")
 KV_FILES = (
     "common.kv",
     "popups.kv",
