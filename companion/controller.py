@@ -443,9 +443,6 @@ class Controller:
             for name, score in game.scores().items()
         )
 
-    def score_of(self, player: str) -> ScoreView | None:
-        return next((s for s in self.view().scores if s.player == player), None)
-
     def logged_draws(self, game: int) -> tuple[DrawView, ...]:
         """A game's draws as its log records them, undone ones marked (any game of the
         database, on the table or not)."""
@@ -530,12 +527,6 @@ class Controller:
         cards = self.table.game.catalog.cards.values()
         found = {c.name: c.dragon_attack for c in cards if c.set in ("dungeon", "promo")}
         return sorted(found.items(), key=lambda item: item[0].casefold())
-
-    def is_danger(self, card: str) -> bool:
-        if self.table is None:
-            return False
-        found = self.table.game.catalog.card(card)
-        return found is not None and found.danger
 
     def offers(self, player: str) -> list[Offer]:
         """What ``player`` may do now beyond clank: only what the rules allow (an artifact

@@ -12,7 +12,7 @@ logic: they are given numbers and words (companion.history gives the numbers).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,6 +131,25 @@ class Chart(Widget):
             lx -= w
         return y - 12
 
+    def _y_axis(
+        self, most: float, left: float, right: float, bottom: float, top: float
+    ) -> Callable[[float], float]:
+        """The grid and its values from 0 to a round value at or above ``most``; returns
+        the height of a value on it."""
+        step = nice_step(max(most, 1))
+        top_value = step * -(-max(most, 1) // step)
+
+        def py(v: float) -> float:
+            return bottom + (top - bottom) * v / top_value
+
+        tick = 0.0
+        while tick <= top_value + 1e-9:
+            Color(*GRID)
+            Line(points=[left, py(tick), right, py(tick)], width=1)
+            self._text(f"{tick:g}", left - 6, py(tick) - 11, anchor="right")
+            tick += step
+        return py
+
     def draw(self, *args: Any) -> None:
         self.canvas.clear()
         self.texts = []
@@ -154,23 +173,12 @@ class LineChart(Chart):
         left, bottom = self.x + 48, self.y + 34
         right, top = self.right - 12, head - 8
         steps = max(data.steps, max((len(s.values) for s in data.series), default=1) - 1, 1)
-        top_value = data.y_max or max((max(s.values, default=0) for s in data.series), default=0)
-        top_value = max(top_value, 1)
-        step = nice_step(top_value)
-        top_value = step * -(-top_value // step)
+        most = data.y_max or max((max(s.values, default=0) for s in data.series), default=0)
+        py = self._y_axis(most, left, right, bottom, top)
 
         def px(i: float) -> float:
             return left + (right - left) * i / steps
 
-        def py(v: float) -> float:
-            return bottom + (top - bottom) * v / top_value
-
-        tick = 0.0
-        while tick <= top_value + 1e-9:
-            Color(*GRID)
-            Line(points=[left, py(tick), right, py(tick)], width=1)
-            self._text(f"{tick:g}", left - 6, py(tick) - 11, anchor="right")
-            tick += step
         for i in data.marks:  # the dragon's attacks
             Color(0.85, 0.25, 0.2, 0.9)
             Rectangle(pos=(px(i) - 2, bottom - 10), size=(4, 10))
@@ -199,20 +207,8 @@ class BarChart(Chart):
         bars = list(data.bars)
         if not bars:
             return
-        top_value = data.y_max or max(sum(max(v, 0) for _p, v, _c in b.parts) for b in bars)
-        top_value = max(top_value, 1)
-        step = nice_step(top_value)
-        top_value = step * -(-top_value // step)
-
-        def py(v: float) -> float:
-            return bottom + (top - bottom) * v / top_value
-
-        tick = 0.0
-        while tick <= top_value + 1e-9:
-            Color(*GRID)
-            Line(points=[left, py(tick), right, py(tick)], width=1)
-            self._text(f"{tick:g}", left - 6, py(tick) - 11, anchor="right")
-            tick += step
+        most = data.y_max or max(sum(max(v, 0) for _p, v, _c in b.parts) for b in bars)
+        py = self._y_axis(most, left, right, bottom, top)
         slot = (right - left) / len(bars)
         width = min(slot * 0.7, 110)
         for i, b in enumerate(bars):

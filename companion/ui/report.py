@@ -24,6 +24,7 @@ from companion.history import Fairness, GameHistory, Record
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.charts import Bar, BarData, LineData, Series
 from companion.ui.colours import colour, letter
+from companion.ui.screens import edition_title, part_name
 
 RAGE = (0.85, 0.3, 0.2, 1)
 PART_COLOURS = {
@@ -35,18 +36,6 @@ PART_COLOURS = {
     "cards": (0.85, 0.85, 0.88, 1),
 }
 FAIR = {"black": (0.36, 0.36, 0.4, 1), "ghost": (0.9, 0.92, 0.98, 1)}
-
-
-def part_name(part: str, edition: str) -> str:
-    names = {
-        "artifacts": _("Artifacts"),
-        "tokens": _("Tokens"),
-        "gold": _("Gold"),
-        "cards": _("Cards"),
-        "secrets": ed_(edition, "Secrets"),
-        "prisoners": _("Prisoners"),
-    }
-    return names.get(part, part.replace("_", " ").capitalize())
 
 
 def category_name(category: str) -> str:
@@ -239,8 +228,6 @@ class ReportScreen(Screen):
         self.charts = game_charts(h)
         if self.shown not in self.charts:
             self.shown = "noise"
-        from companion.ui.screens import edition_title
-
         self.title_text = _("Game {game} · {edition}").format(
             game=game, edition=edition_title(h.edition)
         )

@@ -395,20 +395,12 @@ class ScoringScreen(Screen):
             else player_name(self.player, capital=True)
         )
         edition = view.edition
-        names = {
-            "artifacts": _("Artifacts"),
-            "tokens": _("Tokens"),
-            "gold": _("Gold"),
-            "cards": _("Cards"),
-            "secrets": ed_(edition, "Secrets"),
-            "prisoners": _("Prisoners"),
-        }
         reasons = {
             "no artifact": _("no artifact"),
             "knocked out in the Depths": ed_(edition, "knocked out in the Depths"),
         }
         parts = score.parts if score is not None else ()
-        lines = [f"{names.get(k, k.replace('_', ' ').capitalize())}: {v}" for k, v in parts]
+        lines = [f"{part_name(k, edition)}: {v}" for k, v in parts]
         if score is not None and not score.qualifies:
             lines.insert(0, f"[color=ff8866]{reasons.get(score.reason, score.reason)}[/color]")
         total = _("Total")
@@ -476,6 +468,20 @@ class ScoringScreen(Screen):
             _("Add a card to {player}'s deck").format(player=player_name(self.player)),
             [(c.name, partial(ctl.add_to_deck, c.name)) for c in picks],
         ).open()
+
+
+def part_name(part: str, edition: str) -> str:
+    """A part of a score ("artifacts", "gold", ...) as the scoring screen and the charts
+    name it."""
+    names = {
+        "artifacts": _("Artifacts"),
+        "tokens": _("Tokens"),
+        "gold": _("Gold"),
+        "cards": _("Cards"),
+        "secrets": ed_(edition, "Secrets"),
+        "prisoners": _("Prisoners"),
+    }
+    return names.get(part, part.replace("_", " ").capitalize())
 
 
 def _dim(rgba: tuple[float, ...]) -> tuple[float, float, float, float]:
