@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.long_game import PLAYERS, long_game  # noqa: E402
 from companion.audit.check import verify_store  # noqa: E402
+from companion.session import Session  # noqa: E402
 from companion.store import GameStore  # noqa: E402
 
 
@@ -35,7 +36,7 @@ def main() -> None:
         latencies: list[float] = []
         games = 3
         for _ in range(games):
-            table = store.start({"edition": "clank", "players": PLAYERS})
+            table = Session(store).start({"edition": "clank", "players": PLAYERS})
             for action in actions:
                 t0 = time.perf_counter()
                 table.apply(action)  # returns after the commit

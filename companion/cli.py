@@ -40,7 +40,7 @@ from companion.rules import RuleError
 from companion.script import (
     Replay,
     ScriptError,
-    TschakTable,
+    new_table,
     numbered,
     play,
     read_file,
@@ -49,6 +49,7 @@ from companion.script import (
     shown_path,
     stream_lines,
 )
+from companion.session import AnyTable, Session
 from companion.store import GameStore, StoreError
 from companion.store.log import GameLog
 from companion.store.seal import SealError
@@ -60,8 +61,9 @@ from companion.store.tags import (
     TagRegistry,
     components,
 )
-from companion.table import Table
+from companion.table import TschakTable, tschak_refusal
 from companion.tschak import EDITION as TSCHAK
+from companion.tschak import TschakError
 from hardware.readers import ReaderStatus, ReaderWorker, Scan, SpecError, make_reader
 
 EXAMPLES = shared_folder("examples")
@@ -289,16 +291,12 @@ class _Stepper:
     def __init__(self, args: argparse.Namespace, edition: str | None = None) -> None:
         self.args = args
         self.edition = edition
-        self.table: Table | None = None
+        self.table: AnyTable | None = None
 
-    def started(self, table: Table) -> Table:
-        self.edition = table.game.edition.name
+    def started(self, table: AnyTable) -> AnyTable:
+        self.edition = table.edition
         self.table = table
         return table
-
-    def started_tschak(self, options: Any) -> TschakTable:
-        self.edition = TSCHAK
-        return TschakTable(options)
 
     def __call__(self, number: int, action: Any, events: Any, error: Any) -> None:
         if error is not None:
@@ -333,21 +331,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 lines,
                 keep_going=args.keep_going,
                 on_step=step,
-                start=lambda options: step.started(Table.from_options(options)),
-                start_tschak=step.started_tschak,
+                start=lambda options: step.started(new_table(options)),
             )
             return _finish(args, result)
         with contextlib.ExitStack() as stack:
 
-            def start(options: Any) -> Table:
+            def start(options: Any) -> AnyTable:
                 # opened once the first line is read: a bad first line writes nothing
                 store = stack.enter_context(GameStore(args.db))
-                return step.started(store.start(options))
+                return step.started(Session(store).start(options))
 
             try:
-                result = replay(
-                    lines, keep_going=args.keep_going, on_step=step, start=start, start_tschak=None
-                )
+                result = replay(lines, keep_going=args.keep_going, on_step=step, start=start)
                 log = result.table.log if result.table is not None else None
                 if isinstance(log, GameLog):
                     print(
@@ -363,7 +358,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
 
 
-def _give_up(table: Table | None, reason: str | None) -> None:
+def _give_up(table: AnyTable | None, reason: str | None) -> None:
     """Abandon a recorded game that was stopped half-way (``reason`` None: keep it, to be
     resumed). The demo's game is abandoned: it must not become ``resume``'s default."""
     if reason is None or table is None or table.log is None or table.finished:
@@ -387,26 +382,26 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if game is None:
             print(_("no unfinished game in {db}").format(db=args.db), file=sys.stderr)
             return 2
-        table = store.resume(game)
+        table = Session(store).resume(game)
         print(
             ngettext(
                 "resumed game {game}: {n} action",
                 "resumed game {game}: {n} actions",
-                table.game.actions_seen,
-            ).format(game=game, n=table.game.actions_seen),
+                table.actions_seen,
+            ).format(game=game, n=table.actions_seen),
             file=sys.stderr,
         )
-        result = Replay(table=table, actions=table.game.actions_seen)
+        result = Replay(table=table, actions=table.actions_seen)
         if actions is not None:
             try:
                 play(
                     result,
                     actions,
                     keep_going=args.keep_going,
-                    on_step=_Stepper(args, table.game.edition.name),
+                    on_step=_Stepper(args, table.edition),
                 )
             except ScriptError as e:
-                print(e.localized(table.game.edition.name), file=sys.stderr)
+                print(e.localized(table.edition), file=sys.stderr)
                 return 2
         return _finish(args, result)
 
@@ -461,7 +456,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_abandon(args: argparse.Namespace) -> int:
     with GameStore(args.db, create=False) as store:
         try:
-            table = store.resume(args.game)
+            table = Session(store).resume(args.game)
         except SealError:  # the seed cannot be unsealed: the game can only be given up
             store.abandon_unresumable(args.game, args.reason)
             print(
@@ -474,13 +469,19 @@ def cmd_abandon(args: argparse.Namespace) -> int:
         try:
             table.abandon(args.reason)
         except RuleError as e:
-            print(e.localized(table.game.edition.name), file=sys.stderr)
+            print(e.localized(table.edition), file=sys.stderr)
             return 2
-        print(
-            _("game {game} abandoned; server seed {seed}").format(
-                game=args.game, seed=table.server_seed
+        except TschakError as e:
+            print(tschak_refusal(e).localized(table.edition), file=sys.stderr)
+            return 2
+        if isinstance(table, TschakTable):  # no dragon bag: no seed to reveal
+            print(_("game {game} abandoned").format(game=args.game))
+        else:
+            print(
+                _("game {game} abandoned; server seed {seed}").format(
+                    game=args.game, seed=table.server_seed
+                )
             )
-        )
         return 0
 
 

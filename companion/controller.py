@@ -51,11 +51,13 @@ from companion.history import (
 from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
 from companion.rules.odds import AttackOdds, attack_odds
+from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.log import undone_actions
 from companion.store.seal import SealError
 from companion.store.tags import Binding, BulkEnrollment, Component, TagRegistry, components
 from companion.table import Table
+from companion.tschak import EDITION as TSCHAK
 from companion.view import (
     AttackEvent,
     DrawView,
@@ -140,6 +142,7 @@ class Controller:
         signals: Signals | None = None,
     ) -> None:
         self.store = store
+        self.session = Session(store)
         self.registry = registry if registry is not None else TagRegistry(store.db)
         self.signals = signals
         self.table: Table | None = None
@@ -158,7 +161,8 @@ class Controller:
     def new_game(self, options: dict[str, Any]) -> Table:
         """Start and record a game (``options`` as in a table script's ``new`` line);
         the opening phase follows: the opening row and the client seed."""
-        table = self.store.start(options)
+        table = self.session.start(options)
+        assert isinstance(table, Table)  # a Tschak! game has its own controller
         self._drop_table()
         self.table = table
         self._clear()
@@ -178,8 +182,11 @@ class Controller:
             if self.store.in_progress(last).get("closed"):
                 return None
             game = last
+        if self.store.game_row(game)["edition"] == TSCHAK:
+            return None  # a Tschak! game: the Tschak! screens resume it
         try:
-            table = self.store.resume(game)
+            table = self.session.resume(game)
+            assert isinstance(table, Table)
         except StoreError as e:  # the key is lost, or the game is open elsewhere
             self.unresumable = (game, e)
             self._tell(Update("rejected", self._reason(e)))

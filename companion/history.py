@@ -12,6 +12,7 @@ skipped and the replay goes on (the audit's ``verify`` is where damage is named)
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,6 +22,9 @@ from typing import IO, Any
 from companion.rules import DrawRequest, Game, RuleError, make_setup
 from companion.rules.scoring import ranking as rank_scores
 from companion.store.log import GameStore, undone_actions
+from companion.table import TschakTable, is_tschak
+from companion.tschak import EDITION as TSCHAK
+from companion.tschak import TschakError
 
 STATUSES = ("playing", "over", "abandoned")
 
@@ -124,6 +128,8 @@ def _replay(
     players = tuple(p for p in row.get("players") or () if isinstance(p, str))
     edition = row.get("edition") if isinstance(row.get("edition"), str) else ""
     options = _setup_of(records)
+    if is_tschak(options):
+        return _replay_tschak(game_id, options, records, kinds, players), None
     game: Game | None = None
     chance = _RecordedChance()
     if options is not None:
@@ -206,6 +212,53 @@ def _replay(
         end_reason=(game.state.end_reason or None) if over and game is not None else None,
     )
     return history, game
+
+
+def _replay_tschak(
+    game_id: int,
+    options: dict[str, Any],
+    records: list[dict[str, Any]],
+    kinds: set[Any],
+    players: tuple[str, ...],
+) -> GameHistory:
+    """A Tschak! game: its scores once over (no dragon, so no points to chart). Actions
+    the rules refuse on replay are passed over, as for Clank!; the audit names them."""
+    try:
+        table: TschakTable | None = TschakTable(options)
+    except TschakError:
+        table = None
+    if table is not None:
+        players = table.game.players
+        for rec in records:
+            body = rec.get("body")
+            if rec.get("kind") == "action" and isinstance(body, dict):
+                with contextlib.suppress(TschakError, TypeError, KeyError):
+                    table.apply(body.get("action"))
+    over = table is not None and table.game.game_over
+    status = "abandoned" if "abandon" in kinds else "over" if over else "playing"
+    scores = totals = qualifies = places = None
+    ranked = None
+    if table is not None and over:
+        results = table.game.scores()
+        scores = {p: dict(results[p].parts) for p in players}
+        totals = {p: results[p].total for p in players}
+        qualifies = dict.fromkeys(players, True)
+        order = table.game.ranking()[0]
+        ranked = tuple((r["player"], r["score"]) for r in order)
+        places = {r["player"]: r["place"] for r in order}
+    return GameHistory(
+        game=game_id,
+        edition=TSCHAK,
+        players=players,
+        status=status,
+        points=(),
+        scores=scores,
+        totals=totals,
+        ranking=ranked,
+        qualifies=qualifies,
+        places=places,
+        end_reason="over" if over else None,
+    )
 
 
 def game_history(store: GameStore, game: int) -> GameHistory:
@@ -444,6 +497,8 @@ def record(store: GameStore) -> Record:
     for row in store.games():
         if row["status"] not in ("over", None):  # None: a damaged cell, the log decides
             continue
+        if row["edition"] == TSCHAK:
+            continue  # another box: its players are names, not the dragon's colours
         history, _game = _replay(row["id"], row, list(store.records(row["id"])))
         results = _results(history, row)
         if history.status != "over" or not results:

@@ -12,9 +12,8 @@ from typing import Any
 from companion.i18n import N_, Msg, Refusal, _, localized
 from companion.rules import RuleError
 from companion.rules.odds import next_attack_odds, odds_json
-from companion.table import Table
-from companion.tschak import EDITION as TSCHAK
-from companion.tschak import TschakError, TschakGame
+from companion.table import Table, TschakTable, is_tschak, tschak_refusal
+from companion.tschak import TschakError
 
 
 class ScriptError(ValueError):
@@ -242,26 +241,6 @@ def _check_client_seed(number: int, options: Any) -> None:
         )
 
 
-class TschakTable:
-    """A Tschak! game where the replay expects a table: the same ``apply`` and
-    ``snapshot``, no dragon bag and no draws (so no log to seal and no odds)."""
-
-    log = None
-
-    def __init__(self, options: Any) -> None:
-        self.game = TschakGame.from_options(options)
-
-    def apply(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        return self.game.apply(action)
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.game.snapshot()
-
-
-def is_tschak(options: Any) -> bool:
-    return isinstance(options, dict) and options.get("edition") == TSCHAK
-
-
 @dataclass
 class Replay:
     table: Table | TschakTable | None = None
@@ -282,20 +261,23 @@ class Replay:
         return out
 
 
+def new_table(options: Any) -> Table | TschakTable:
+    """A table (not recorded) from a ``new`` line's options: Clank! or Tschak!."""
+    return TschakTable(options) if is_tschak(options) else Table.from_options(options)
+
+
 def replay(
     path: Path | Iterable[tuple[int, str]],
     *,
     keep_going: bool = False,
     on_step: Any = None,
-    start: Callable[[Any], Table] = Table.from_options,
-    start_tschak: Callable[[Any], TschakTable] | None = TschakTable,
+    start: Callable[[Any], Table | TschakTable] = new_table,
 ) -> Replay:
     """Replay a script (a file, or its lines as ``read_lines`` gives them); raises
     ScriptError on the first bad line unless ``keep_going``.
 
-    ``start`` makes the table from the first line's options (a store's ``start`` records
-    the game in a database); ``start_tschak`` a Tschak! game (None: refused, as a store
-    does not keep them yet).
+    ``start`` makes the table from the first line's options (a session's ``start``
+    records the game in a database).
     """
     result = Replay()
     lines = iter(read_lines(path) if isinstance(path, Path) else path)
@@ -304,26 +286,12 @@ def replay(
         if "new" not in obj or len(obj) != 1:
             raise ScriptError(number, Msg(N_("the first line must be {new}"), new='{"new": {...}}'))
         _check_client_seed(number, obj["new"])
-        if is_tschak(obj["new"]):
-            if start_tschak is None:
-                raise ScriptError(
-                    number,
-                    Msg(
-                        N_(
-                            "Tschak! games are not kept in the game database yet: "
-                            "replay the script without --db"
-                        )
-                    ),
-                )
-            try:
-                result.table = start_tschak(obj["new"])
-            except TschakError as e:
-                raise ScriptError(number, f"new: {e}") from None
-            break
         try:
             result.table = start(obj["new"])
         except RuleError as e:
             raise ScriptError(number, e) from None
+        except TschakError as e:
+            raise ScriptError(number, tschak_refusal(e, "new")) from None
         break
     else:
         raise ScriptError(
@@ -350,8 +318,8 @@ def play(
                 events = table.apply(action)
             except RuleError as e:
                 raise ScriptError(number, e) from None
-            except TschakError as e:  # its reason in English, the action named first
-                raise ScriptError(number, str(e)) from None
+            except TschakError as e:
+                raise ScriptError(number, tschak_refusal(e)) from None
         except ScriptError as e:
             if not keep_going:
                 raise

@@ -21,6 +21,8 @@ The log format (the export is JSON Lines):
 - kinds: "new" (body: setup, seats, commitment, client_seed), "action" (body: action,
   events, draws), "reveal" and "abandon" (body: server_seed, reason); an "abandon" whose
   server_seed is null gave up a game whose seal key was lost: its draws cannot be checked.
+- a game without a dragon bag (Tschak!) has the commitment "" and no draws: it ends with
+  an "end" record (body: reason) instead of a "reveal", and is abandoned with a null seed.
 - the header's game (id, edition, players, status, commitment, server_seed) must agree
   with the records; nothing in an export is trusted that the records do not show.
 - each draw: {"nonce", "reason", "client_seed", "bag": {kind: count}, "count",
@@ -148,6 +150,7 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
     draws: list[tuple[int, dict[str, Any]]] = []
     nonces: set[int] = set()
     ended = None
+    no_bag = False  # a game without a dragon bag: no seed, no draws
     for rec in records:
         if not isinstance(rec, dict):
             raise Finding(f"record {expected_seq}: not a record")
@@ -167,7 +170,8 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
         data = record_bytes(game, seq, kind, canonical(body))
         if not isinstance(rec.get("hash"), str) or link_hash(prev, data) != rec["hash"]:
             raise Finding(f"{where}: its hash does not match its content")
-        if ended is not None and not (ended == "over" and _is_scoring(kind, body)):
+        scoring = _is_scoring(kind, body) or (no_bag and kind == "action")
+        if ended is not None and not (ended == "over" and scoring):
             raise Finding(f"{where}: written after the game was {ended}")
         if seq == 1:
             if kind != "new":
@@ -176,6 +180,7 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             setup = body["setup"]
             table_seed = body["client_seed"]
             edition = setup["edition"]
+            no_bag = commitment == ""
             if seats != setup["players"]:
                 raise Finding("record 1: the seats are not the set-up's players")
         elif kind == "new":
@@ -184,6 +189,8 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             action = body["action"]
             if action.get("do") == "seed":
                 table_seed = action["client_seed"]
+            if no_bag and body.get("draws"):
+                raise Finding(f"{where}: a draw in a game without a dragon bag")
             for draw in body.get("draws", []):
                 if not all(_whole(draw[k]) for k in ("nonce", "count")):
                     raise Finding(f"{where}: a draw's nonce and count must be whole numbers")
@@ -200,7 +207,11 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
                     raise Finding(f"{where}: the client seed changed after a draw")
                 nonces.add(draw["nonce"])
                 draws.append((seq, draw))
-        elif kind in ("reveal", "abandon"):
+        elif no_bag and kind in ("end", "abandon"):
+            if kind == "abandon" and body["server_seed"] is not None:
+                raise Finding(f"{where}: a seed revealed in a game without a dragon bag")
+            ended = "over" if kind == "end" else "abandoned"
+        elif kind in ("reveal", "abandon") and not no_bag:
             seed = body["server_seed"]
             if seed is None and kind == "abandon":
                 seed_lost = True  # abandoned after its seal key was lost
@@ -239,6 +250,7 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
         "draws_checked": checked,
         "revealed": seed is not None,
         "seed_lost": seed_lost,
+        "no_bag": no_bag,
     }
 
 
@@ -287,7 +299,9 @@ def main(argv: list[str]) -> int:
         "ended; whoever can write the database can rewrite a game and its whole chain, "
         "and only a copy kept outside the box shows it"
     )
-    if summary["revealed"]:
+    if summary["no_bag"]:
+        print("OK: a game without a dragon bag: no seed and no draw to check")
+    elif summary["revealed"]:
         print(
             f"OK: the server seed matches the commitment; "
             f"{summary['draws_checked']} draws recomputed and equal"

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from companion.audit.check import export_game, verify_store
 from companion.cli import main
+from companion.session import Session
 from companion.store import GameStore
 from companion.verify_log import GENESIS, canonical, link_hash, record_bytes
 
@@ -32,7 +33,7 @@ def finished_db(tmp_path_factory) -> Path:
     """A finished game with several draws, one of them undone."""
     path = tmp_path_factory.mktemp("audit") / "games.db"
     store = GameStore(path)
-    table = store.start(NEW)
+    table = Session(store).start(NEW)
     table.apply({"do": "row", "cards": ["Ladder", "Dragon Shrine"]})
     for n in range(4):
         table.apply({"do": "clank", "player": "red", "n": 2})
@@ -269,7 +270,7 @@ def test_decks_scored_after_the_end_are_accepted_and_nothing_else_is(tmp_path):
     from companion.verify_log import Finding, check_records
 
     with GameStore(tmp_path / "games.db") as store:
-        table = store.start({"edition": "clank", "players": ["red", "blue"]})
+        table = Session(store).start({"edition": "clank", "players": ["red", "blue"]})
         table.apply({"do": "artifact", "player": "red", "value": 20})
         table.apply({"do": "escape", "player": "red"})
         for _ in range(10):
@@ -399,7 +400,7 @@ def test_an_edited_games_table_fails_the_audit(finished_db, tmp_path, column, va
 def test_a_running_games_edited_sealed_seed_fails_the_audit(tmp_path):
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        table = store.start({**NEW, "server_seed": None})
+        table = Session(store).start({**NEW, "server_seed": None})
         table.apply({"do": "attack"})
     assert app_verdict(path)[0]
     raw(path).execute("UPDATE games SET sealed_seed = ?", ["11" * 32])
@@ -410,7 +411,7 @@ def test_a_running_games_edited_sealed_seed_fails_the_audit(tmp_path):
 def test_a_running_games_ranking_fails_the_audit(tmp_path):
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        store.start({**NEW, "server_seed": None})
+        Session(store).start({**NEW, "server_seed": None})
     raw(path).execute("UPDATE games SET ranking = ?", ['[{"player": "red"}]'])
     ok, message = app_verdict(path)
     assert not ok and "ranking" in message

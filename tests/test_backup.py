@@ -12,6 +12,7 @@ import pytest
 
 from companion.audit.check import verify_store
 from companion.cli import main
+from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.backup import backup
 from companion.store.tags import TagRegistry, resolve
@@ -43,7 +44,7 @@ def played(tmp_path) -> Path:
     """A database with a game in progress and an enrolled tag, closed."""
     path = tmp_path / "live" / "games.db"
     with GameStore(path) as store:
-        table = store.start(NEW)
+        table = Session(store).start(NEW)
         table.apply({"do": "row", "cards": ["Ladder", "Tattle"]})
         for _ in range(3):
             play_round(table)
@@ -70,9 +71,9 @@ def test_a_backup_is_a_whole_database_with_its_key(played, tmp_path):
     assert not list(folder.glob("*.partial"))
     # the copy resumes the same game (the key unseals its seed), verifies, keeps the tags
     with GameStore(played) as original:
-        want = original.resume(1).snapshot()
+        want = Session(original).resume(1).snapshot()
     with GameStore(made) as copy:
-        assert copy.resume(1).snapshot() == want
+        assert Session(copy).resume(1).snapshot() == want
         assert [c.ok for c in verify_store(copy)] == [True]
         assert str(TagRegistry(copy.db).lookup("04A224B2C35E80")) == "card Kobold (clank)"
 
@@ -103,7 +104,7 @@ def test_a_backup_taken_while_a_game_is_written_is_consistent(played, tmp_path):
     def writer() -> None:
         try:
             with GameStore(played) as store:
-                table = store.resume(1)
+                table = Session(store).resume(1)
                 while not stop.is_set():
                     quiet_round(table)
                     written[0] += 3
@@ -261,8 +262,8 @@ def test_names_with_uri_letters_back_up_that_very_database(played, tmp_path, nam
     odd.with_name(odd.name + ".key").write_bytes(played.with_name("games.db.key").read_bytes())
     decoy = tmp_path / "50A.db"  # what "50%41" means in a URI
     with GameStore(decoy) as other:
-        other.start(NEW)
-        other.start(NEW)
+        Session(other).start(NEW)
+        Session(other).start(NEW)
     made = backup(odd, tmp_path / "out", now=T0)
     with GameStore(made) as copy:
         assert [g["id"] for g in copy.games()] == [1]

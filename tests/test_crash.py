@@ -20,6 +20,7 @@ from pathlib import Path
 from bench.long_game import PLAYERS, long_game
 from companion.audit.check import verify_store
 from companion.rules import make_setup
+from companion.session import Session
 from companion.store import GameStore
 from companion.table import Table
 
@@ -117,7 +118,7 @@ def test_sigkill_at_random_moments(tmp_path):
         # every action reported before the kill was committed, and only script actions
         assert len(now) >= len(done) + reported
         assert now == actions[: len(now)]
-        resumed = store.resume(game).snapshot()
+        resumed = Session(store).resume(game).snapshot()
         store.close()
         assert resumed == clean_replay(now)
         if 0 < len(now) < len(actions) and still_running:

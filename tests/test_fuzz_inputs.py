@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from companion.rules.actions import ACTION_NAMES
 from companion.script import Replay, ScriptError, numbered, parse_line, play, replay
+from companion.session import Session
 from companion.store import GameStore
 from companion.store.tags import KINDS, TagError, TagRegistry, resolve
 from companion.table import Table
@@ -240,7 +241,7 @@ def test_typed_actions_with_extreme_values_are_recorded_or_refused(tmp_path_fact
     script = folder / "game.jsonl"
     script.write_text("\n".join([json.dumps({"new": NEW}), *texts]) + "\n", encoding="utf-8")
     with GameStore(folder / "games.db") as store:
-        result = replay(script, keep_going=True, start=store.start)
+        result = replay(script, keep_going=True, start=Session(store).start)
     assert result.actions + len(result.errors) == len(texts)
     for error in result.refused:
         refused_in_one_line(error)

@@ -25,6 +25,7 @@ from companion.history import (
     record,
     results_csv,
 )
+from companion.session import Session
 from companion.store import GameStore, StoreError
 
 SEED = "2b" * 32
@@ -475,7 +476,7 @@ def test_results_csv_refuses_a_game_that_is_not_over(store):
 # ---------------------------------------------------------------- fairness
 def _hand_game(s: GameStore, players: list[str], draws: list[dict[str, Any]]) -> None:
     """A game whose log holds hand-made draws (each in its own attack record)."""
-    table = s.start({"edition": "catacombs", "players": players, "server_seed": SEED})
+    table = Session(s).start({"edition": "catacombs", "players": players, "server_seed": SEED})
     assert table.log is not None
     for d in draws:
         if d == "undo":

@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+from companion.session import Session
 from companion.store import GameStore
 from companion.store.lock import GameBusy
 
@@ -37,24 +38,24 @@ def log_rows(path) -> int:
 def test_a_second_writer_in_this_process_is_refused(tmp_path):
     path = tmp_path / "games.db"
     first = GameStore(path)
-    table = first.start(NEW)
+    table = Session(first).start(NEW)
     second = GameStore(path)
     with pytest.raises(GameBusy, match="game 1 is open in another program"):
-        second.resume(1)
+        Session(second).resume(1)
     table.apply({"do": "clank", "player": "red", "n": 1})  # the holder writes on
     # a second game is no trouble
-    other = second.start(NEW)
+    other = Session(second).start(NEW)
     other.apply({"do": "clank", "player": "blue", "n": 1})
     want = table.snapshot()
     first.close()
-    assert second.resume(1).snapshot() == want
+    assert Session(second).resume(1).snapshot() == want
     second.close()
 
 
 def test_a_cli_resume_while_the_app_holds_the_game_says_so(tmp_path):
     path = tmp_path / "games.db"
     store = GameStore(path)
-    store.start(NEW).apply({"do": "clank", "player": "red", "n": 1})
+    Session(store).start(NEW).apply({"do": "clank", "player": "red", "n": 1})
     before = log_rows(path)
     actions = tmp_path / "more.jsonl"
     actions.write_text(json.dumps({"do": "clank", "player": "blue", "n": 2}) + "\n")
@@ -77,9 +78,10 @@ def test_a_cli_resume_while_the_app_holds_the_game_says_so(tmp_path):
 HOLDER = textwrap.dedent(
     """
     import sys
+    from companion.session import Session
     from companion.store import GameStore
     store = GameStore(sys.argv[1])
-    store.resume(1)
+    Session(store).resume(1)
     print("holding", flush=True)
     sys.stdin.read()
     """
@@ -89,7 +91,7 @@ HOLDER = textwrap.dedent(
 def test_a_killed_holder_frees_its_game(tmp_path):
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        store.start(NEW)
+        Session(store).start(NEW)
     proc = subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(path)],
         stdin=subprocess.PIPE,
@@ -98,19 +100,19 @@ def test_a_killed_holder_frees_its_game(tmp_path):
     )
     assert proc.stdout is not None and proc.stdout.readline() == "holding\n"
     with GameStore(path) as store, pytest.raises(GameBusy):
-        store.resume(1)
+        Session(store).resume(1)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     for stream in (proc.stdin, proc.stdout):
         stream.close()
     with GameStore(path) as store:
-        assert store.resume(1).log is not None
+        assert Session(store).resume(1).log is not None
 
 
 def test_reading_takes_no_lock(tmp_path):
     path = tmp_path / "games.db"
     store = GameStore(path)
-    store.start(NEW)
+    Session(store).start(NEW)
     for args in (["games"], ["audit", "verify"], ["audit", "export", "--game", "1"]):
         result = cli(*args, "--db", str(path))
         assert result.returncode == 0, result.stderr

@@ -77,9 +77,3 @@ def test_the_example_game_plays_four_towers_to_a_winner(capsys):
     assert main(["replay", str(EXAMPLES / "tschak-3-players.jsonl")]) == 0
     text = capsys.readouterr().out
     assert text.startswith("Tschak! - GAME OVER") and "ranking: 1. " in text
-
-
-def test_a_tschak_game_is_not_recorded_in_a_database_yet(tmp_path, capsys):
-    db = tmp_path / "games.db"
-    assert main(["replay", str(write(tmp_path, NEW, TOWER)), "--db", str(db)]) == 2
-    assert "not kept in the game database yet" in capsys.readouterr().err

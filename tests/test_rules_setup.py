@@ -7,6 +7,7 @@ from companion.catalog import load_catalog
 from companion.catalog.load import UNCONFIRMED_NAMES
 from companion.checklist import setup_checklist, unconfirmed_label
 from companion.rules import RuleError, make_setup
+from companion.session import Session
 from tests.helpers import do, new_game
 
 FOUR = ["red", "yellow", "green", "blue"]
@@ -293,14 +294,14 @@ def test_a_resumed_game_keeps_its_removed_artifacts(tmp_path):
             "server_seed": "77" * 32,
             "removed_artifacts": [20, 30],
         }
-        table = store.start(options)
+        table = Session(store).start(options)
         table.apply({"do": "artifact", "player": "red", "value": 5})
         before = table.snapshot()
     finally:
         store.close()
     again = GameStore(tmp_path / "games.db")
     try:
-        resumed = again.resume(1)
+        resumed = Session(again).resume(1)
         assert resumed.snapshot() == before
         with pytest.raises(RuleError, match="removed at set-up"):
             resumed.apply({"do": "artifact", "player": "blue", "value": 30})

@@ -14,6 +14,7 @@ import pytest
 
 from companion.audit.check import verify_store
 from companion.controller import Controller
+from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.seal import KEY_BYTES, SealError, key_path, load_key, seal, unseal
 
@@ -24,7 +25,7 @@ def started(tmp_path, **extra):
     """A database with one running game and a few draws; closed."""
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        table = store.start({**NEW, **extra})
+        table = Session(store).start({**NEW, **extra})
         table.apply({"do": "clank", "player": "red", "n": 2})
         table.apply({"do": "attack"})
         commitment = table.commitment
@@ -40,10 +41,10 @@ def test_a_key_of_any_other_shape_is_refused_never_used(tmp_path, content):
     path, _ = started(tmp_path)
     key_path(path).write_bytes(content)
     with GameStore(path) as store, pytest.raises(SealError, match="is (damaged|missing)"):
-        store.resume(1)
+        Session(store).resume(1)
     # nor is a new game sealed with it while the running one depends on it
     with GameStore(path) as store, pytest.raises(SealError, match="game 1 depends on it"):
-        store.start(NEW)
+        Session(store).start(NEW)
     assert key_path(path).read_bytes() == content  # left for the owner to look at
 
 
@@ -62,11 +63,11 @@ def test_an_empty_key_never_seals_a_seed(tmp_path):
 def test_a_damaged_key_with_no_running_game_is_put_aside_and_replaced(tmp_path):
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        table = store.start(NEW)
+        table = Session(store).start(NEW)
         table.abandon("practice")
     key_path(path).write_bytes(b"")
     with GameStore(path) as store:
-        table = store.start(NEW)
+        table = Session(store).start(NEW)
         key = load_key(path, create=False)
         assert len(key) == KEY_BYTES
         sealed = store.db.execute("SELECT sealed_seed FROM games WHERE id = 2").fetchone()[0]
@@ -93,7 +94,7 @@ def test_a_full_disk_while_writing_the_key_starts_no_game(tmp_path, monkeypatch)
 
     monkeypatch.setattr(os, "fsync", full)
     with pytest.raises(StoreError, match="cannot write the seal key .*No space left"):
-        store.start(NEW)
+        Session(store).start(NEW)
     monkeypatch.setattr(os, "fsync", real_fsync)
     assert not key_path(path).exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".games.db.key")]
@@ -155,8 +156,8 @@ def test_a_game_whose_key_is_lost_can_be_abandoned_and_still_verifies(tmp_path):
         # nothing to resume; a new game starts with a new key
         assert Controller(store).resume_last() is None
         with pytest.raises(StoreError, match="abandoned without its seed"):
-            store.resume(1)
-        store.start(NEW)
+            Session(store).resume(1)
+        Session(store).start(NEW)
         assert store.game_row(1)["commitment"] == commitment
 
 
@@ -184,7 +185,7 @@ def test_the_standalone_verifier_accepts_a_game_given_up_without_its_seed(tmp_pa
 def test_only_a_running_game_is_abandoned_without_its_seed(tmp_path):
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        table = store.start(NEW)
+        table = Session(store).start(NEW)
         table.abandon("practice")
         with pytest.raises(StoreError, match="not running"):
             store.abandon_unresumable(1, "again")
@@ -194,19 +195,20 @@ def test_a_missing_key_is_not_replaced_while_a_running_game_depends_on_it(tmp_pa
     path, _ = started(tmp_path)
     key_path(path).unlink()
     with GameStore(path) as store, pytest.raises(SealError, match="missing and game 1 depends"):
-        store.start(NEW)
+        Session(store).start(NEW)
     assert not key_path(path).exists()
 
 
 RACER = textwrap.dedent(
     """
     import sys, time
+    from companion.session import Session
     from companion.store import GameStore
     db, start = sys.argv[1], float(sys.argv[2])
     while time.time() < start:
         pass
     with GameStore(db) as store:
-        print(store.start({"edition": "clank", "players": ["red", "blue"]}).log.game)
+        print(Session(store).start({"edition": "clank", "players": ["red", "blue"]}).log.game)
     """
 )
 
@@ -229,5 +231,5 @@ def test_two_programs_making_the_first_key_at_once_agree_on_it(tmp_path):
             assert proc.returncode == 0
         with GameStore(db) as store:
             for game in (1, 2):
-                assert store.resume(game).log is not None
+                assert Session(store).resume(game).log is not None
                 store.release(game)

@@ -9,6 +9,7 @@ import pytest
 
 from companion.audit.check import verify_store
 from companion.rules import RuleError
+from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.db import SCHEMA_VERSION
 
@@ -36,7 +37,7 @@ def play_some(table, n_attacks: int = 3) -> None:
 
 
 def test_every_action_is_in_the_log_when_apply_returns(store):
-    table = store.start(NEW)
+    table = Session(store).start(NEW)
     play_some(table)
     rows = store.db.execute("SELECT kind, count(*) FROM log GROUP BY kind").fetchall()
     assert dict(rows) == {"new": 1, "action": 10}
@@ -49,14 +50,14 @@ def test_pragmas_make_commits_durable(store):
 
 
 def test_resume_rebuilds_the_same_game_and_continues_the_nonces(store, tmp_path):
-    table = store.start(NEW)
+    table = Session(store).start(NEW)
     play_some(table)
     table.apply({"do": "undo"})  # the last end_turn
     table.apply({"do": "undo"})  # the last attack: its draw stays, marked undone
     before = table.snapshot()
     store.close()
     again = GameStore(tmp_path / "games.db")
-    resumed = again.resume(1)
+    resumed = Session(again).resume(1)
     assert resumed.snapshot() == before
     resumed.apply({"do": "attack"})
     assert [d["nonce"] for d in resumed.snapshot()["draws"]] == [1, 2, 3, 4]
@@ -66,7 +67,7 @@ def test_resume_rebuilds_the_same_game_and_continues_the_nonces(store, tmp_path)
 
 
 def test_the_log_refuses_update_and_delete(store):
-    store.start(NEW)
+    Session(store).start(NEW)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         store.db.execute("UPDATE log SET body = '{}'")
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
@@ -74,7 +75,7 @@ def test_the_log_refuses_update_and_delete(store):
 
 
 def test_undo_is_an_event_and_nothing_is_deleted(store):
-    table = store.start(NEW)
+    table = Session(store).start(NEW)
     table.apply({"do": "attack"})
     table.apply({"do": "undo"})
     actions = [r[0] for r in store.db.execute("SELECT action FROM actions ORDER BY seq")]
@@ -84,14 +85,14 @@ def test_undo_is_an_event_and_nothing_is_deleted(store):
 
 
 def test_a_rejected_action_writes_nothing(store):
-    table = store.start(NEW)
+    table = Session(store).start(NEW)
     with pytest.raises(RuleError):
         table.apply({"do": "clank", "player": "pink", "n": 1})
     assert store.db.execute("SELECT count(*) FROM log").fetchone()[0] == 1
 
 
 def test_game_end_reveals_the_seed_in_the_same_commit(store):
-    table = store.start(NEW)
+    table = Session(store).start(NEW)
     for p, v in [("red", 5), ("blue", 7)]:
         table.apply({"do": "artifact", "player": p, "value": v})
         table.apply({"do": "escape", "player": p})
@@ -105,7 +106,7 @@ def test_game_end_reveals_the_seed_in_the_same_commit(store):
 
 
 def test_the_database_alone_does_not_reveal_a_running_seed(store, tmp_path):
-    store.start(NEW)
+    Session(store).start(NEW)
     raw = (tmp_path / "games.db").read_bytes()
     assert ("77" * 32).encode() not in raw
     sealed = store.db.execute("SELECT sealed_seed FROM games").fetchone()[0]
@@ -113,14 +114,14 @@ def test_the_database_alone_does_not_reveal_a_running_seed(store, tmp_path):
 
 
 def test_resume_without_the_key_is_refused_clearly(store, tmp_path):
-    store.start(NEW)
+    Session(store).start(NEW)
     (tmp_path / "games.db.key").unlink()
     with pytest.raises(StoreError, match="seal key .* is missing"):
-        store.resume(1)
+        Session(store).resume(1)
 
 
 def test_abandon_reveals_the_seed_and_closes_the_game(store, tmp_path):
-    table = store.start(NEW)
+    table = Session(store).start(NEW)
     play_some(table, 1)
     table.abandon("the cat sat on the board")
     assert store.games()[0]["status"] == "abandoned"
@@ -132,7 +133,7 @@ def test_abandon_reveals_the_seed_and_closes_the_game(store, tmp_path):
 
 def test_a_full_disk_records_nothing_and_keeps_the_game(tmp_path):
     store = GameStore(tmp_path / "games.db")
-    table = store.start(NEW)
+    table = Session(store).start(NEW)
     play_some(table, 1)
     count = store.db.execute("SELECT count(*) FROM log").fetchone()[0]
     pages = store.db.execute("PRAGMA page_count").fetchone()[0]
@@ -151,7 +152,7 @@ def test_a_full_disk_records_nothing_and_keeps_the_game(tmp_path):
     store.db.execute("PRAGMA max_page_count = 1073741823")
     store.close()
     again = GameStore(tmp_path / "games.db")
-    assert again.resume(1).snapshot() == last_shown
+    assert Session(again).resume(1).snapshot() == last_shown
     assert all(r.ok for r in verify_store(again))
     again.close()
 
@@ -209,7 +210,7 @@ def test_an_older_database_is_migrated(tmp_path):
 def test_a_damaged_database_is_refused(tmp_path):
     path = tmp_path / "games.db"
     store = GameStore(path)
-    table = store.start(NEW)
+    table = Session(store).start(NEW)
     play_some(table, 5)
     store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
@@ -218,13 +219,13 @@ def test_a_damaged_database_is_refused(tmp_path):
         data[i] ^= 0x5A
     path.write_bytes(bytes(data))
     with pytest.raises(StoreError):
-        GameStore(path).resume(1)
+        Session(GameStore(path)).resume(1)
 
 
 def test_games_list_and_history_queries(store):
-    t1 = store.start(NEW)
+    t1 = Session(store).start(NEW)
     play_some(t1, 2)
-    store.start({**NEW, "edition": "catacombs"})
+    Session(store).start({**NEW, "edition": "catacombs"})
     games = store.games()
     assert [(g["id"], g["edition"], g["actions"]) for g in games] == [
         (1, "clank", 7),
@@ -302,12 +303,12 @@ def _attacker(path):
 def test_a_log_that_does_not_verify_is_never_resumed_or_written(tmp_path, edit):
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        play_some(store.start(NEW), 2)
+        play_some(Session(store).start(NEW), 2)
     _attacker(path).execute(edit)
     with GameStore(path) as store:
         before = store.db.execute("SELECT count(*) FROM log").fetchone()[0]
         with pytest.raises(StoreError, match="does not verify|not a record|reveal before"):
-            store.resume(1)
+            Session(store).resume(1)
         (check,) = verify_store(store)
         assert not check.ok
         assert store.db.execute("SELECT count(*) FROM log").fetchone()[0] == before
@@ -316,7 +317,7 @@ def test_a_log_that_does_not_verify_is_never_resumed_or_written(tmp_path, edit):
 def test_a_log_without_its_games_row_fails_the_audit(tmp_path):
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        play_some(store.start(NEW), 1)
+        play_some(Session(store).start(NEW), 1)
     conn = _attacker(path)
     conn.execute("PRAGMA foreign_keys = OFF")
     conn.execute("DELETE FROM in_progress")
@@ -329,7 +330,7 @@ def test_a_log_without_its_games_row_fails_the_audit(tmp_path):
 def test_a_ranking_of_the_wrong_shape_is_no_ranking(tmp_path):
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        store.start(NEW)
+        Session(store).start(NEW)
     _attacker(path).execute("UPDATE games SET ranking = '[1, 2]'")
     with GameStore(path) as store:
         (game,) = store.games()
@@ -344,7 +345,7 @@ def test_a_ranking_of_the_wrong_shape_is_no_ranking(tmp_path):
 def test_binary_cells_in_the_games_table_are_damage_not_tracebacks(tmp_path, column, value):
     path = tmp_path / "games.db"
     with GameStore(path) as store:
-        play_some(store.start(NEW), 1)
+        play_some(Session(store).start(NEW), 1)
     _attacker(path).execute(f"UPDATE games SET {column} = ?", [value])
     with GameStore(path) as store:
         (game,) = store.games()
@@ -352,7 +353,7 @@ def test_binary_cells_in_the_games_table_are_damage_not_tracebacks(tmp_path, col
         assert column in game["damaged"] or column == "sealed_seed"
         if column in ("commitment", "sealed_seed"):
             with pytest.raises(StoreError):
-                store.resume(1)
+                Session(store).resume(1)
         (check,) = verify_store(store)
         assert not check.ok
 
@@ -362,7 +363,7 @@ def test_binary_cells_in_the_games_table_are_damage_not_tracebacks(tmp_path, col
 )
 def test_a_damaged_work_in_progress_row_reads_as_nothing(tmp_path, body):
     with GameStore(tmp_path / "games.db") as store:
-        store.start(NEW)
+        Session(store).start(NEW)
         store.db.execute("INSERT INTO in_progress (game, body) VALUES (1, ?)", [body])
         assert store.in_progress(1) == {}
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from companion.i18n import N_, NN_, Msg
+from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.seal import load_key, unseal
 from companion.verify_log import Finding, canonical, check_records
@@ -43,10 +44,15 @@ def _stored_records(store: GameStore, game: int) -> list[dict[str, Any]]:
 def _check_games_row(store: GameStore, game: int, row: dict[str, Any]) -> str | None:
     """What the games table keeps beside the log must be what the log says: its damaged
     cells, and the sealed seed (which must open, with the key, to the game's seed).
-    Returns the seed (revealed, or unsealed with the key), None when it cannot be had."""
+    Returns the seed (revealed, or unsealed with the key), None when it cannot be had,
+    "" for a game without a dragon bag (replayed with no seed)."""
     if row["damaged"]:
         raise Finding(f"the games table's {', '.join(row['damaged'])} cannot be read")
     sealed = store.db.execute("SELECT sealed_seed FROM games WHERE id = ?", [game]).fetchone()[0]
+    if row["commitment"] == "":  # a game without a dragon bag: nothing sealed
+        if sealed != "" or row["server_seed"] is not None:
+            raise Finding("the games table holds a seed for a game without a dragon bag")
+        return ""
     if row["status"] == "abandoned" and row["server_seed"] is None:
         return None  # given up with its key lost: nothing can open it
     try:
@@ -75,8 +81,9 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
         seed = _check_games_row(store, game, row)
         replayed: str | Msg = ""
         if seed is not None:
-            table, _last = store.rebuild(game, seed, records)
-            ranking = table.game.snapshot()["ranking"] if table.game.state.game_over else None
+            table, _last = Session(store).rebuild(game, seed or None, records)
+            over = table.finished and not table.abandoned
+            ranking = table.snapshot()["ranking"] if over else None
             if (ranking or None) != row["ranking"]:
                 raise Finding("the games table's ranking is not the one the log gives")
             replayed = Msg(N_(", replayed through the rules"))
@@ -88,7 +95,9 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
         return GameCheck(game, False, str(e))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
         return GameCheck(game, False, f"a malformed record ({type(e).__name__}: {e})")
-    if summary["revealed"]:
+    if summary["no_bag"]:
+        detail = Msg(N_("no dragon bag, so no draw"))
+    elif summary["revealed"]:
         detail = Msg(NN_("{n} draw recomputed", "{n} draws recomputed"), n=summary["draws_checked"])
     elif summary["seed_lost"]:
         detail = Msg(

@@ -1,4 +1,6 @@
-"""The append-only, hash-chained game log, and starting and resuming games from it."""
+"""The append-only, hash-chained game log: games, their records, the seal key they
+depend on. What the records mean (the rules, the draws) is the session's business
+(``companion/session.py``): the store keeps records, it never plays a game."""
 
 from __future__ import annotations
 
@@ -13,11 +15,9 @@ from typing import Any
 from sqlite_utils import Database
 
 from companion.i18n import N_
-from companion.rules import RuleError, make_setup
 from companion.store import lock
 from companion.store.db import StoreError, open_database
-from companion.store.seal import SealError, key_path, load_key, seal, unseal
-from companion.table import Table, draw_record
+from companion.store.seal import SealError, key_path, load_key
 from companion.verify_log import FORMAT, GENESIS, VERSION, canonical, link_hash, record_bytes
 
 
@@ -79,41 +79,33 @@ class GameStore:
         )
         return digest
 
-    def start(self, options: dict[str, Any]) -> Table:
-        """A new game from a ``new`` line's options, recorded before it is shown."""
-        table = Table.from_options(options)
-        key = self._key_for_new_game()
-        setup = table.setup
+    def create_game(
+        self,
+        edition: str,
+        players: list[str],
+        commitment: str,
+        sealed_seed: str,
+        body: dict[str, Any],
+    ) -> GameLog:
+        """A new game: its row and its "new" record (``body``), in one transaction.
+        The game is held for writing here; its log is returned, ready for the actions.
+        A game without a dragon bag has no seed: ``commitment`` and ``sealed_seed`` ""."""
         now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        body = {
-            "format": VERSION,
-            "setup": setup.as_dict(),
-            "seats": list(setup.players),
-            "commitment": table.commitment,
-            "client_seed": setup.client_seed,
-        }
         try:
             with self.db.atomic():
                 cursor = self.db.execute(
                     "INSERT INTO games (created_at, edition, players, commitment, sealed_seed)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    [
-                        now,
-                        setup.edition,
-                        json.dumps(list(setup.players)),
-                        table.commitment,
-                        seal(key, table._server_seed, table.commitment),
-                    ],
+                    [now, edition, json.dumps(players), commitment, sealed_seed],
                 )
                 game = int(cursor.lastrowid or 0)
                 head = self._append(game, 1, GENESIS, "new", body)
         except sqlite3.Error as e:
             raise _sql_failure(e) from None
         self.hold(game)
-        table.log = GameLog(self, game, 2, head)
-        return table
+        return GameLog(self, game, 2, head)
 
-    def _key_for_new_game(self) -> bytes:
+    def key_for_new_game(self) -> bytes:
         """The seal key, made if missing. A damaged key is never used: it is put aside
         and replaced only when no running game depends on it."""
         running = self.last_unfinished()
@@ -275,40 +267,40 @@ class GameStore:
         return {"format": FORMAT, "version": VERSION, "game": {k: row[k] for k in keep}}
 
     # --------------------------------------------------------------- resuming
-    def resume(self, game: int) -> Table:
-        """Rebuild a running game from its log and carry on writing to it.
-
-        GameBusy while another program has the game open; SealError when the seal key
-        cannot open a running game's seed (see ``abandon_unresumable``)."""
+    def resumable(self, game: int) -> dict[str, str | None]:
+        """What resuming ``game`` needs from its row: edition, commitment, sealed seed,
+        status and the revealed seed (None while sealed). StoreError for a missing game,
+        a damaged row, or a game abandoned without its seed."""
         row = self.db.execute(
-            "SELECT commitment, sealed_seed, status, server_seed FROM games WHERE id = ?", [game]
+            "SELECT commitment, sealed_seed, status, server_seed, edition FROM games WHERE id = ?",
+            [game],
         ).fetchone()
         if row is None:
             raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
-        commitment, sealed, status, revealed = row
-        if not all(isinstance(v, str) for v in (commitment, sealed, status)) or not (
+        commitment, sealed, status, revealed, edition = row
+        if not all(isinstance(v, str) for v in (commitment, sealed, status, edition)) or not (
             revealed is None or isinstance(revealed, str)
         ):
             raise StoreError(
                 N_("game {game}: its row in the games table is damaged (see audit verify)"),
                 game=game,
             )
-        if status == "abandoned" and not revealed:
+        if status == "abandoned" and not revealed and commitment:
             raise StoreError(
                 N_("game {game} was abandoned without its seed: there is nothing to resume"),
                 game=game,
             )
-        self.hold(game)
-        try:
-            seed = revealed or unseal(load_key(self.path, create=False), sealed, commitment)
-            table, last = self.rebuild(game, seed)
-        except BaseException:
-            self.release(game)
-            raise
-        table.log = GameLog(self, game, last["seq"] + 1, last["hash"])
-        if status == "abandoned":
-            table.abandoned = True
-        return table
+        return {
+            "edition": edition,
+            "commitment": commitment,
+            "sealed_seed": sealed,
+            "status": status,
+            "server_seed": revealed,
+        }
+
+    def log_after(self, game: int, last: dict[str, Any]) -> GameLog:
+        """The log of ``game``, writing after its record ``last`` (held here already)."""
+        return GameLog(self, game, last["seq"] + 1, last["hash"])
 
     def abandon_unresumable(self, game: int, reason: str) -> None:
         """Give up a running game whose seed cannot be unsealed (its key is lost or
@@ -332,83 +324,8 @@ class GameStore:
         finally:
             self.release(game)
 
-    def rebuild(
-        self, game: int, seed: str, records: list[dict[str, Any]] | None = None
-    ) -> tuple[Table, dict[str, Any]]:
-        """Replay a game's log with its seed; every record must come out as recorded.
 
-        Given ``records`` (a check of the whole log), the states that no recorded undo
-        needs are not kept: the result is for reading, not for playing on.
-        """
-        needed = undone_actions(records) if records is not None else None
-        rows = _chained(game, iter(records) if records is not None else self.records(game))
-        first = next(rows, None)
-        if first is None or first["kind"] != "new" or not isinstance(first["body"], dict):
-            raise StoreError(
-                N_("game {game}: its log does not start with the game's set-up"), game=game
-            )
-        try:
-            table = Table(make_setup(first["body"]["setup"]), seed)
-        except (RuleError, KeyError, TypeError) as e:
-            raise StoreError(
-                N_("game {game}: cannot set it up again ({problem})"), game=game, problem=str(e)
-            ) from None
-        if table.commitment != first["body"].get("commitment"):
-            raise StoreError(
-                N_("game {game}: the seed does not match the recorded commitment"), game=game
-            )
-        last = first
-        for rec in rows:
-            last = rec
-            if rec["kind"] == "abandon":
-                table.abandoned = True
-            if rec["kind"] == "reveal" and not table.game.state.game_over:
-                raise StoreError(
-                    N_("game {game} record {record}: a reveal before the game is over"),
-                    game=game,
-                    record=rec["seq"],
-                )
-            if rec["kind"] not in ("action", "reveal", "abandon"):
-                raise StoreError(
-                    N_("game {game} record {record}: not a record of a game"),
-                    game=game,
-                    record=rec["seq"],
-                )
-            if rec["kind"] != "action":
-                continue
-            body = rec["body"]
-            if not isinstance(body, dict):
-                raise StoreError(
-                    N_("game {game} record {record}: damaged"), game=game, record=rec["seq"]
-                )
-            mark = len(table.game.draws)
-            if table.abandoned:
-                raise StoreError(
-                    N_("game {game} record {record}: an action after abandoning"),
-                    game=game,
-                    record=rec["seq"],
-                )
-            keep = needed is None or rec["seq"] in needed
-            try:
-                events = table.game.apply(body["action"], keep_before=keep)
-            except (RuleError, KeyError, TypeError) as e:
-                raise StoreError(
-                    N_("game {game} record {record}: refused on replay ({problem})"),
-                    game=game,
-                    record=rec["seq"],
-                    problem=e.message if isinstance(e, RuleError) else str(e),
-                ) from None
-            draws = [draw_record(d) for d in table.game.draws[mark:]]
-            if events != body.get("events") or draws != body.get("draws"):
-                raise StoreError(
-                    N_("game {game} record {record}: does not replay as recorded"),
-                    game=game,
-                    record=rec["seq"],
-                )
-        return table, last
-
-
-def _chained(game: int, records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def chained(game: int, records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """The records, each checked against the chain as it comes: a game is never resumed,
     nor written to, after a record that does not verify."""
     prev, expected = GENESIS, 1
@@ -507,9 +424,15 @@ class GameLog:
             ("action", {"action": action, "events": events, "draws": draws})
         ]
         update = None
-        if ending is not None and "server_seed" not in ending:  # a deck scored after the end
+        if ending is not None and "reason" not in ending:  # a deck scored after the end
             update = (
                 "UPDATE games SET ranking = ? WHERE id = ?",
+                [json.dumps(ending["ranking"]), self.game],
+            )
+        elif ending is not None and "server_seed" not in ending:  # over, with no seed
+            records.append(("end", {"reason": ending["reason"]}))
+            update = (
+                "UPDATE games SET status = 'over', ranking = ? WHERE id = ?",
                 [json.dumps(ending["ranking"]), self.game],
             )
         elif ending is not None:

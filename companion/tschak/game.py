@@ -174,6 +174,20 @@ class TschakGame:
     def can_undo(self) -> bool:
         return bool(self._history)
 
+    def mark(self) -> tuple[Any, ...]:
+        """Where the game stands now, for ``rollback`` (an action its caller could not
+        keep, such as one the game log failed to record). Actions never change a state
+        in place, so this is cheap."""
+        return (self.state, tuple(self._history))
+
+    def rollback(self, mark: tuple[Any, ...]) -> None:
+        self.state, self._history = mark[0], list(mark[1])
+
+    @property
+    def last_action(self) -> str | None:
+        """The action an ``undo`` would take back (None: nothing to undo)."""
+        return self._history[-1][0] if self._history else None
+
     # ------------------------------------------------------------------ checks
     def _player(self, name: Any) -> str:
         if not isinstance(name, str) or name not in self.players:

@@ -132,20 +132,28 @@ class Chart(Widget):
         return y - 12
 
     def _y_axis(
-        self, most: float, left: float, right: float, bottom: float, top: float
+        self,
+        most: float,
+        left: float,
+        right: float,
+        bottom: float,
+        top: float,
+        least: float = 0.0,
     ) -> Callable[[float], float]:
-        """The grid and its values from 0 to a round value at or above ``most``; returns
-        the height of a value on it."""
-        step = nice_step(max(most, 1))
+        """The grid and its values from 0 (or a round value at or below a negative
+        ``least``) to a round value at or above ``most``; returns the height of a value
+        on it."""
+        step = nice_step(max(most - min(least, 0), 1))
         top_value = step * -(-max(most, 1) // step)
+        low_value = -step * -(-max(-least, 0) // step)
 
         def py(v: float) -> float:
-            return bottom + (top - bottom) * v / top_value
+            return bottom + (top - bottom) * (v - low_value) / (top_value - low_value)
 
-        tick = 0.0
+        tick = low_value
         while tick <= top_value + 1e-9:
             Color(*GRID)
-            Line(points=[left, py(tick), right, py(tick)], width=1)
+            Line(points=[left, py(tick), right, py(tick)], width=1.6 if tick == 0 else 1)
             self._text(f"{tick:g}", left - 6, py(tick) - 11, anchor="right")
             tick += step
         return py
@@ -208,19 +216,25 @@ class BarChart(Chart):
         if not bars:
             return
         most = data.y_max or max(sum(max(v, 0) for _p, v, _c in b.parts) for b in bars)
-        py = self._y_axis(most, left, right, bottom, top)
+        least = min(sum(min(v, 0) for _p, v, _c in b.parts) for b in bars)
+        py = self._y_axis(most, left, right, bottom, top, least)
         slot = (right - left) / len(bars)
         width = min(slot * 0.7, 110)
+        zero = py(0)
         for i, b in enumerate(bars):
             x = left + slot * i + (slot - width) / 2
-            y = bottom
+            y = below = zero  # positive parts stack up from zero, negative ones down
             for _part, value, rgba in b.parts:
-                if value <= 0:
+                if value == 0:
                     continue
-                h = py(value) - bottom
+                h = py(abs(value)) - zero
                 Color(*rgba)
-                Rectangle(pos=(x, y), size=(width, h))
-                y += h
+                if value > 0:
+                    Rectangle(pos=(x, y), size=(width, h))
+                    y += h
+                else:
+                    below -= h
+                    Rectangle(pos=(x, below), size=(width, h))
             if b.target is not None:
                 Color(1, 1, 1, 0.95)
                 Rectangle(pos=(x - 6, py(b.target) - 2), size=(width + 12, 4))

@@ -34,6 +34,13 @@ PART_COLOURS = {
     "secrets": (0.7, 0.5, 0.95, 1),
     "prisoners": (0.55, 0.85, 0.55, 1),
     "cards": (0.85, 0.85, 0.88, 1),
+    # Tschak!: what counts for, then against
+    "chests": (0.55, 0.8, 0.45, 1),
+    "rings": (0.95, 0.6, 0.2, 1),
+    "war_trophy": (0.45, 0.65, 0.95, 1),
+    "cursed_chests": (0.65, 0.4, 0.85, 1),
+    "monsters": (0.85, 0.3, 0.25, 1),
+    "troglodytes": (0.55, 0.2, 0.2, 1),
 }
 FAIR = {"black": (0.36, 0.36, 0.4, 1), "ghost": (0.9, 0.92, 0.98, 1)}
 
@@ -189,12 +196,11 @@ def record_text(r: Record) -> str:
 
 
 def game_charts(h: GameHistory) -> dict[str, Any]:
-    """The game's charts by name, in the order the screen offers them."""
-    charts: dict[str, Any] = {
-        "noise": noise_chart(h),
-        "damage": damage_chart(h),
-        "rage": rage_chart(h),
-    }
+    """The game's charts by name, in the order the screen offers them (a game without
+    a dragon, Tschak!, has its scores only)."""
+    charts: dict[str, Any] = {}
+    if h.edition != "tschak":
+        charts |= {"noise": noise_chart(h), "damage": damage_chart(h), "rage": rage_chart(h)}
     scores = scores_chart(h)
     if scores is not None:
         charts["scores"] = scores
@@ -227,7 +233,7 @@ class ReportScreen(Screen):
         h = ctl.history(game)
         self.charts = game_charts(h)
         if self.shown not in self.charts:
-            self.shown = "noise"
+            self.shown = next(iter(self.charts), "noise")
         self.title_text = _("Game {game} · {edition}").format(
             game=game, edition=edition_title(h.edition)
         )
