@@ -8,11 +8,15 @@ so that a Russian table reads «Бздынь!» with the base game and «кла�
 English needs no catalog: the source strings are the English text.
 
 The catalogs are ``companion/locale/<lang>/LC_MESSAGES/companion.po`` (sources, in the
-repository); ``python -m companion.i18n compile`` builds the ``.mo`` files next to them
-(never committed). A missing or stale ``.mo`` is compiled in memory from its ``.po`` at
-load time, so a checkout runs without that step. ``python -m companion.i18n extract``
-(Babel, a dev dependency) brings every ``.po`` up to date with the code: new strings get
-an empty translation, strings the code no longer uses are dropped.
+repository). The app reads only the ``.mo`` files compiled from them (never committed):
+building the package (a wheel, an sdist's build, ``pip install -e``) compiles them with
+Babel (setup.py), and ``python -m companion.i18n compile`` compiles a checkout's again
+after a ``.po`` changed (./dev does before app, test and screenshots). A language whose
+``.mo`` is missing shows English. ``python -m companion.i18n extract`` brings every
+``.po`` up to date with the code: new strings get an empty translation, strings the code
+no longer uses are dropped. Both commands are in ``companion.i18n_tools``, which needs
+Babel (a dev dependency and a build requirement, never one of the app's); this module
+needs the standard library only.
 
 Plural forms follow each catalog's Plural-Forms header; Russian and Ukrainian have three
 (1, 21 кубик; 2, 22 кубика; 5, 11 кубиков).
@@ -51,19 +55,12 @@ The edition titles: «КЛАНК! Катакомбы» (clank-catacombs.ru.txt 3
 
 from __future__ import annotations
 
-import ast
 import gettext
-import hashlib
-import io
 import logging
 import os
-import string
-import struct
 import sys
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TypedDict
 
 # the message types live beside the rules (no translation there); they are named here too
 from companion.msg import (  # noqa: F401
@@ -83,11 +80,9 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "companion"
 LANGUAGES = ("en", "ru", "uk", "es")  # English is the source: it has no catalog
 EDITIONS = ("clank", "catacombs")  # the gettext contexts of ed_ and ned_
-SOURCE_HASH = "X-Source-SHA256"  # in a compiled catalog's header: which .po it came from
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
-_loaded: dict[str, tuple[str, gettext.NullTranslations]] = {}
 
 
 # ------------------------------------------------------------------ the language
@@ -126,35 +121,30 @@ def current_language() -> str:
 
 
 def catalog_path(language: str) -> Path:
+    """The catalog's source, the .po file (the tools read it; the app does not)."""
     return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def compiled_path(language: str) -> Path:
+    """The compiled catalog the app reads, beside its .po."""
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
 def translation(language: str) -> gettext.NullTranslations:
-    """The catalog of ``language``: its .mo if built from the current .po, else the .po
-    compiled in memory; English (or a language without a catalog) translates nothing."""
-    po = catalog_path(language)
-    mo = po.with_suffix(".mo")
-    if language == "en" or not (po.is_file() or mo.is_file()):
+    """The compiled catalog of ``language``; English (or a language whose .mo is
+    missing) translates nothing."""
+    if language == "en":
         return gettext.NullTranslations()
-    if not po.is_file():  # an installation that kept only the compiled catalog
-        with open(mo, "rb") as f:
+    try:
+        with open(compiled_path(language), "rb") as f:
             return gettext.GNUTranslations(f)
-    text = po.read_bytes()
-    digest = hashlib.sha256(text).hexdigest()
-    cached = _loaded.get(language)
-    if cached is not None and cached[0] == digest:
-        return cached[1]
-    result: gettext.NullTranslations | None = None
-    if mo.is_file():
-        with open(mo, "rb") as f:
-            built = gettext.GNUTranslations(f)
-        if built.info().get(SOURCE_HASH.lower()) == digest:
-            result = built
-    if result is None:
-        log.info("%s: no up-to-date .mo, compiling the catalog in memory", po)
-        result = gettext.GNUTranslations(io.BytesIO(mo_bytes(parse_po(text.decode()), digest)))
-    _loaded[language] = (digest, result)
-    return result
+    except FileNotFoundError:
+        if catalog_path(language).is_file():
+            log.warning(
+                "%s is not compiled: showing English (python -m companion.i18n compile)",
+                catalog_path(language),
+            )
+        return gettext.NullTranslations()
 
 
 # ------------------------------------------------------------------ the functions
@@ -252,283 +242,7 @@ def colour_letter(name: str) -> str:
     return name[:1].upper()
 
 
-# ------------------------------------------------------------ .po and .mo (no Babel)
-@dataclass
-class Entry:
-    """One message of a .po file."""
+if __name__ == "__main__":  # the catalog tools' commands, kept under their old name
+    from companion.i18n_tools import main
 
-    msgid: str
-    msgid_plural: str | None = None
-    msgstr: list[str] = field(default_factory=list)
-    context: str | None = None
-    fuzzy: bool = False
-    comments: list[str] = field(default_factory=list)  # translator and extracted comments
-
-
-class PoError(ValueError):
-    """A .po file that cannot be read; the message names the line."""
-
-
-def parse_po(text: str, source: str = "<po>") -> list[Entry]:
-    """The entries of a .po file (obsolete ``#~`` entries left out), the header first."""
-    entries: list[Entry] = []
-    current: Entry | None = None
-    part: str | None = None  # which field a continued string line extends
-    flags: set[str] = set()
-    comments: list[str] = []
-
-    def finish() -> None:
-        nonlocal current, flags, comments
-        if current is None:
-            return
-        current.fuzzy = "fuzzy" in flags
-        current.comments = comments
-        entries.append(current)
-        current, flags, comments = None, set(), []
-
-    def unquote(s: str, lineno: int) -> str:
-        s = s.strip()
-        if not (len(s) >= 2 and s[0] == s[-1] == '"'):
-            raise PoError(f"{source}:{lineno}: expected a quoted string")
-        try:
-            value = ast.literal_eval(s)
-        except (SyntaxError, ValueError) as e:
-            raise PoError(f"{source}:{lineno}: {e}") from None
-        return value
-
-    def append(value: str) -> None:
-        assert current is not None and part is not None
-        if part == "msgid":
-            current.msgid += value
-        elif part == "msgid_plural":
-            current.msgid_plural = (current.msgid_plural or "") + value
-        elif part == "msgctxt":
-            current.context = (current.context or "") + value
-        else:
-            current.msgstr[int(part)] += value
-
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#~"):
-            continue
-        if line.startswith("#"):
-            if current is not None and part not in ("msgctxt", None):
-                finish()
-            if line.startswith("#,"):
-                flags |= {f.strip() for f in line[2:].split(",")}
-            elif line.startswith(("# ", "#.")) or line == "#":
-                comments.append(line[2:].strip())
-            continue
-        keyword, _sep, rest = line.partition(" ")
-        if keyword == "msgctxt":
-            finish()
-            current = Entry("", context="")
-            part = "msgctxt"
-            append(unquote(rest, lineno))
-        elif keyword == "msgid":
-            if current is None or part != "msgctxt":
-                finish()
-                current = Entry("")
-            part = "msgid"
-            append(unquote(rest, lineno))
-        elif keyword == "msgid_plural" and current is not None:
-            part = "msgid_plural"
-            current.msgid_plural = ""
-            append(unquote(rest, lineno))
-        elif keyword == "msgstr" and current is not None:
-            current.msgstr = [""]
-            part = "0"
-            append(unquote(rest, lineno))
-        elif keyword.startswith("msgstr[") and keyword.endswith("]") and current is not None:
-            index = int(keyword[7:-1])
-            if index != len(current.msgstr):
-                raise PoError(f"{source}:{lineno}: {keyword} out of order")
-            current.msgstr.append("")
-            part = str(index)
-            append(unquote(rest, lineno))
-        elif line.startswith('"') and current is not None and part is not None:
-            append(unquote(line, lineno))
-        else:
-            raise PoError(f"{source}:{lineno}: cannot read {line[:40]!r}")
-    finish()
-    return entries
-
-
-def mo_bytes(entries: Iterable[Entry], source_hash: str = "") -> bytes:
-    """A GNU .mo file of the translated, not fuzzy entries (the header always), with the
-    source's hash added to the header. The layout is gettext's (and Python's msgfmt)."""
-    pairs: dict[bytes, bytes] = {}
-    for e in entries:
-        if e.msgid == "" and e.context is None:
-            header = e.msgstr[0] if e.msgstr else ""
-            if "charset=" not in header:  # the strings below are UTF-8
-                header = header.rstrip("\n") + "\nContent-Type: text/plain; charset=UTF-8\n"
-            if source_hash:
-                header = header.rstrip("\n") + f"\n{SOURCE_HASH}: {source_hash}\n"
-            pairs[b""] = header.lstrip("\n").encode()
-            continue
-        if e.fuzzy or not e.msgstr or not all(e.msgstr):
-            continue
-        key = e.msgid if e.msgid_plural is None else f"{e.msgid}\0{e.msgid_plural}"
-        if e.context is not None:
-            key = f"{e.context}\x04{key}"
-        pairs[key.encode()] = "\0".join(e.msgstr).encode()
-    keys = sorted(pairs)
-    ids = strs = b""
-    offsets = []
-    for k in keys:
-        offsets.append((len(ids), len(k), len(strs), len(pairs[k])))
-        ids += k + b"\0"
-        strs += pairs[k] + b"\0"
-    start = 7 * 4 + 16 * len(keys)  # header, then the two tables of (length, offset)
-    koffsets: list[int] = []
-    voffsets: list[int] = []
-    for o1, l1, o2, l2 in offsets:
-        koffsets += [l1, o1 + start]
-        voffsets += [l2, o2 + start + len(ids)]
-    out = struct.pack("Iiiiiii", 0x950412DE, 0, len(keys), 7 * 4, 7 * 4 + len(keys) * 8, 0, 0)
-    out += struct.pack(f"{len(koffsets)}i", *koffsets)
-    out += struct.pack(f"{len(voffsets)}i", *voffsets)
-    return out + ids + strs
-
-
-def catalogs(locale_dir: Path | None = None) -> list[Path]:
-    """Every .po file, one per language."""
-    return sorted((locale_dir or LOCALE_DIR).glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
-
-
-def compile_catalogs(locale_dir: Path | None = None) -> list[Path]:
-    """Build every ``.mo`` from its ``.po``; returns those written (unchanged ones are
-    left alone)."""
-    written = []
-    for po in catalogs(locale_dir):
-        text = po.read_bytes()
-        data = mo_bytes(parse_po(text.decode(), str(po)), hashlib.sha256(text).hexdigest())
-        mo = po.with_suffix(".mo")
-        if mo.is_file() and mo.read_bytes() == data:
-            continue
-        partial = mo.with_name(mo.name + ".new")
-        partial.write_bytes(data)
-        partial.replace(mo)
-        written.append(mo)
-    return written
-
-
-def placeholders(text: str) -> set[str]:
-    """The {fields} of a str.format template."""
-    try:
-        return {name for _t, name, _s, _c in string.Formatter().parse(text) if name is not None}
-    except ValueError:
-        return {"<malformed>"}
-
-
-# ------------------------------------------------------------ extraction (Babel)
-PROJECT = Path(__file__).resolve().parent.parent
-KEYWORDS = {
-    "_": None,
-    "N_": None,
-    "ngettext": (1, 2),
-    "pgettext": ((1, "c"), 2),
-    "npgettext": ((1, "c"), 2, 3),
-    "NC_": ((1, "c"), 2),
-    "NN_": (1, 2),
-}
-EDITION_KEYWORDS = {
-    "ed_": (2,),
-    "ned_": (2, 3),
-    "EN_": (1,),
-}  # the message, once per edition context
-
-
-def source_files(root: Path = PROJECT) -> list[Path]:
-    """Where the user-facing strings are: the package's Python files and the kv layouts."""
-    return sorted((root / "companion").rglob("*.py")) + sorted((root / "kv").glob("*.kv"))
-
-
-class Extracted(TypedDict):
-    """A message found in the code: its plural (None when it has none), where it is used
-    ("path:line") and its translator comments."""
-
-    plural: str | None
-    where: list[str]
-    comments: list[str]
-
-
-def extract(root: Path = PROJECT) -> dict[tuple[str | None, str], Extracted]:
-    """Every message the code uses, keyed by (context, msgid): its plural and where it
-    is used. kv files are read as Python: their ``_("...")`` calls are Python calls."""
-    from babel.messages.extract import extract as babel_extract
-
-    found: dict[tuple[str | None, str], Extracted] = {}
-    for path in source_files(root):
-        for keywords, contexts in ((KEYWORDS, None), (EDITION_KEYWORDS, EDITIONS)):
-            with open(path, "rb") as f:
-                messages = list(
-                    babel_extract("python", f, keywords=keywords, comment_tags=("TRANSLATORS:",))
-                )
-            for lineno, message, comments, context in messages:
-                singular, plural = (message, None) if isinstance(message, str) else message[:2]
-                for ctx in contexts or (context,):
-                    entry = found.setdefault(
-                        (ctx, singular), {"plural": plural, "where": [], "comments": []}
-                    )
-                    entry["where"].append(f"{path.relative_to(root)}:{lineno}")
-                    for c in comments:
-                        if c not in entry["comments"]:
-                            entry["comments"].append(c)
-    return found
-
-
-def update_catalogs(root: Path = PROJECT, locale_dir: Path | None = None) -> list[str]:
-    """Bring every .po in line with the code (Babel's update): new messages come in
-    untranslated, a changed one keeps its old translation marked fuzzy, unused ones go;
-    translator comments stay. Returns a line per change."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import read_po, write_po
-
-    template = Catalog(domain=DOMAIN, fuzzy=False)
-    for (context, msgid), info in extract(root).items():
-        plural = info["plural"]
-        where = [(w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1])) for w in info["where"]]
-        template.add(msgid if plural is None else (msgid, plural), locations=where,
-                     auto_comments=info["comments"], context=context)  # fmt: skip
-    changes = []
-    for po in catalogs(locale_dir):
-        with open(po, "rb") as f:
-            catalog = read_po(f, ignore_obsolete=True)
-        before = {(m.context, _singular(m.id)) for m in catalog if m.id}
-        template.creation_date = catalog.creation_date  # no churn in the header
-        catalog.update(template, update_header_comment=False, keep_user_comments=True)
-        after = {(m.context, _singular(m.id)) for m in catalog if m.id}
-        lang = po.parent.parent.name
-        changes += [f"{lang}: new {c or ''} {m!r}" for c, m in sorted(after - before, key=str)]
-        changes += [f"{lang}: gone {c or ''} {m!r}" for c, m in sorted(before - after, key=str)]
-        with open(po, "wb") as f:
-            write_po(f, catalog, width=96, ignore_obsolete=True, include_previous=False)
-    return changes
-
-
-def _singular(msgid: str | tuple[str, ...] | list[str]) -> str:
-    """A babel message id's singular: the id itself, or the first of its forms."""
-    return msgid if isinstance(msgid, str) else msgid[0]
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    command = args[0] if args else ""
-    if command == "compile":
-        for mo in compile_catalogs():
-            print(f"compiled {mo}")
-        return 0
-    if command == "extract":
-        for change in update_catalogs():
-            print(change)
-        return 0
-    print("usage: python -m companion.i18n compile | extract", file=sys.stderr)
-    return 2
-
-
-if __name__ == "__main__":
     sys.exit(main())

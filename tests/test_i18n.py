@@ -1,11 +1,12 @@
 """The translations: catalogs in step with the code, placeholders kept, plural forms,
-the editions' own words, the language chosen, the .mo files built and never committed."""
+the editions' own words, the language chosen, the .mo files compiled by Babel and never
+committed, the app's translations without Babel."""
 
 from __future__ import annotations
 
 import functools
 import gettext
-import io
+import logging
 import re
 import shutil
 import struct
@@ -15,17 +16,16 @@ import tokenize
 from pathlib import Path
 
 import pytest
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from babel.messages.pofile import PoFileError, read_po
 
-from companion import i18n
+from companion import i18n, i18n_tools
 from companion.checklist import setup_checklist
 from companion.config import LANGUAGES, ConfigError, parse_config
 from companion.rules.setup import make_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]
-EXTRACTED = functools.cache(i18n.extract)
+EXTRACTED = functools.cache(i18n_tools.extract)
 RU_UK_PLURALS = (
     "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
     "(n%100<10 || n%100>=20) ? 1 : 2);"
@@ -52,7 +52,7 @@ def key(message) -> tuple[str | None, str, str | None]:
 # ------------------------------------------------------------ catalogs and code
 def test_every_language_has_a_catalog():
     assert set(i18n.LANGUAGES) == set(LANGUAGES)  # the settings offer what is translated
-    assert [p.parent.parent.name for p in i18n.catalogs()] == sorted(TRANSLATED)
+    assert [p.parent.parent.name for p in i18n_tools.catalogs()] == sorted(TRANSLATED)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -90,7 +90,7 @@ def test_no_translation_call_hides_inside_an_f_string():
     """Extraction cannot see _() inside an f-string: such a string would never be
     translated and never be missed."""
     hidden = []
-    for path in i18n.source_files(ROOT):
+    for path in i18n_tools.source_files(ROOT):
         if path.suffix != ".py":
             continue
         with open(path, "rb") as f:
@@ -125,10 +125,10 @@ def test_translations_keep_the_placeholders_and_markup(lang):
             continue
         ids = [m.id] if isinstance(m.id, str) else list(m.id)
         strings = [m.string] if isinstance(m.string, str) else list(m.string)
-        want = i18n.placeholders(ids[-1])
-        assert i18n.placeholders(ids[0]) == want  # singular and plural msgid agree
+        want = i18n_tools.placeholders(ids[-1])
+        assert i18n_tools.placeholders(ids[0]) == want  # singular and plural msgid agree
         for s in strings:
-            assert i18n.placeholders(s) == want, f"{lang} {key(m)}: {s!r}"
+            assert i18n_tools.placeholders(s) == want, f"{lang} {key(m)}: {s!r}"
             assert tags(s) == tags(ids[-1]), f"{lang} {key(m)}: {s!r}"
             assert s.count("\n") == ids[-1].count("\n"), f"{lang} {key(m)}: {s!r}"
 
@@ -301,38 +301,41 @@ def test_the_configuration_takes_a_language_or_the_system_one():
 
 
 # ------------------------------------------------------------ .po and .mo files
+def translations_of(mo: Path) -> gettext.GNUTranslations:
+    with open(mo, "rb") as f:
+        return gettext.GNUTranslations(f)
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
-def test_our_compiler_agrees_with_babel(lang):
-    """companion.i18n compiles without Babel (the Pi needs none); Babel reads the
-    .po the same way and its .mo translates the same."""
-    text = i18n.catalog_path(lang).read_text(encoding="utf-8")
-    ours = gettext.GNUTranslations(io.BytesIO(i18n.mo_bytes(i18n.parse_po(text))))
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog(lang))
-    buffer.seek(0)
-    babels = gettext.GNUTranslations(buffer)
-    assert ours.info()["plural-forms"] == babels.info()["plural-forms"]
+def test_the_compiled_catalog_translates_every_entry_as_its_po_says(lang, tmp_path):
+    """Babel's .mo (companion.i18n_tools) has every entry of the .po, plural forms too."""
+    mo = tmp_path / "companion.mo"
+    assert i18n_tools.compile_catalog(i18n.catalog_path(lang), mo)
+    t = translations_of(mo)
+    assert t.info()["plural-forms"] == catalog(lang).plural_forms
     for m in catalog(lang):
         if not m.id:
             continue
         c, singular, plural = key(m)
-        for t in (ours, babels):
-            if plural is None:
-                got = [t.pgettext(c, singular) if c else t.gettext(singular)]
-                want = [m.string]
-            else:
-                ns = (1, 2, 5) if len(m.string) == 3 else (1, 2)
-                got = [t.npgettext(c, singular, plural, n) if c else t.ngettext(singular, plural, n)
-                       for n in ns]  # fmt: skip
-                want = list(m.string)
-            assert got == want, (lang, key(m))
+        if plural is None:
+            got = [t.pgettext(c, singular) if c else t.gettext(singular)]
+            want = [m.string]
+        else:
+            ns = (1, 2, 5) if len(m.string) == 3 else (1, 2)
+            got = [t.npgettext(c, singular, plural, n) if c else t.ngettext(singular, plural, n)
+                   for n in ns]  # fmt: skip
+            want = list(m.string)
+        assert got == want, (lang, key(m))
 
 
-def test_the_po_reader_handles_what_gettext_writes():
-    text = """# a comment
+def test_compiling_leaves_out_fuzzy_and_obsolete_entries(tmp_path):
+    po = tmp_path / "companion.po"
+    po.write_text(
+        r"""# a comment
 msgid ""
 msgstr ""
-"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+"Language: es\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\n"
 
 #, fuzzy
 msgid "old"
@@ -346,66 +349,101 @@ msgstr[0] "{n} cubo"
 msgstr[1] "{n} "
 "cubos"
 
-msgid "a \\"quoted\\"\\n"
+msgid "a \"quoted\"\n"
 "line"
-msgstr "una \\"cita\\"\\nlínea"
+msgstr "una \"cita\"\nlínea"
 
 #~ msgid "gone"
 #~ msgstr "ido"
-"""
-    entries = i18n.parse_po(text)
-    assert [e.msgid for e in entries] == ["", "old", "{n} cube", 'a "quoted"\nline']
-    assert entries[1].fuzzy and entries[2].context == "clank"
-    assert entries[2].msgstr == ["{n} cubo", "{n} cubos"] and entries[2].comments == ["extracted"]
-    t = gettext.GNUTranslations(io.BytesIO(i18n.mo_bytes(entries)))
+""",
+        encoding="utf-8",
+    )
+    mo = tmp_path / "companion.mo"
+    assert i18n_tools.compile_catalog(po, mo)
+    assert not i18n_tools.compile_catalog(po, mo)  # the same bytes: left alone
+    t = translations_of(mo)
     assert t.gettext("old") == "old"  # fuzzy: not used
+    assert t.gettext("gone") == "gone"
     assert t.npgettext("clank", "{n} cube", "{n} cubes", 3) == "{n} cubos"
+    assert t.npgettext("clank", "{n} cube", "{n} cubes", 1) == "{n} cubo"
     assert t.gettext('a "quoted"\nline') == 'una "cita"\nlínea'
-    with pytest.raises(i18n.PoError, match="<po>:2"):
-        i18n.parse_po('msgid ""\nmsgstr oops\n')
+
+
+def test_a_broken_po_is_not_compiled(tmp_path):
+    po = tmp_path / "companion.po"
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgsrt "b"\n', encoding="utf-8")
+    with pytest.raises(PoFileError):
+        i18n_tools.compile_catalog(po, tmp_path / "companion.mo")
+    assert not (tmp_path / "companion.mo").exists()
 
 
 @pytest.fixture
 def locale_copy(tmp_path, monkeypatch):
+    """The catalogs, not compiled, in a folder of their own that the app reads."""
     folder = tmp_path / "locale"
     shutil.copytree(i18n.LOCALE_DIR, folder, ignore=shutil.ignore_patterns("*.mo"))
     monkeypatch.setattr(i18n, "LOCALE_DIR", folder)
-    monkeypatch.setattr(i18n, "_loaded", {})
     return folder
 
 
 def test_compile_builds_every_mo_once(locale_copy):
-    assert sorted(p.parent.parent.name for p in i18n.compile_catalogs()) == sorted(TRANSLATED)
-    assert i18n.compile_catalogs() == []  # up to date: nothing rewritten
+    assert i18n_tools.outdated_catalogs(locale_copy) == i18n_tools.catalogs(locale_copy)
+    written = i18n_tools.compile_catalogs(locale_copy)
+    assert sorted(p.parent.parent.name for p in written) == sorted(TRANSLATED)
+    assert i18n_tools.compile_catalogs(locale_copy) == []  # up to date: nothing rewritten
+    assert i18n_tools.outdated_catalogs(locale_copy) == []
     for lang in TRANSLATED:
         mo = locale_copy / lang / "LC_MESSAGES" / "companion.mo"
         assert struct.unpack("<I", mo.read_bytes()[:4])[0] == 0x950412DE
-        with open(mo, "rb") as f:
-            assert gettext.GNUTranslations(f).info()["x-source-sha256"]
+        assert "Babel" in translations_of(mo).info()["generated-by"]
 
 
-def test_a_missing_or_stale_mo_is_compiled_in_memory(locale_copy):
-    i18n.compile_catalogs()
+def test_the_app_reads_only_the_compiled_catalogs(locale_copy, caplog):
+    """A changed .po shows once compiled; a language whose .mo is missing shows English
+    (and says why in the log)."""
+    i18n_tools.compile_catalogs(locale_copy)
     i18n.set_language("ru")
     assert i18n._("Undo") == "Отменить"
     po = locale_copy / "ru" / "LC_MESSAGES" / "companion.po"
     po.write_text(po.read_text(encoding="utf-8").replace('"Отменить"', '"Назад на шаг"'),
                   encoding="utf-8")  # fmt: skip
-    i18n.set_language("ru")  # the .mo no longer matches its .po: not used
+    assert i18n_tools.outdated_catalogs(locale_copy) == [po]
+    i18n.set_language("ru")  # not compiled yet: the .mo as it was
+    assert i18n._("Undo") == "Отменить"
+    assert i18n_tools.compile_catalogs(locale_copy) == [po.with_suffix(".mo")]
+    i18n.set_language("ru")
     assert i18n._("Undo") == "Назад на шаг"
     (locale_copy / "es" / "LC_MESSAGES" / "companion.po").unlink()  # only the .mo is left
     i18n.set_language("es")
     assert i18n._("Undo") == "Deshacer"
-    for mo in locale_copy.rglob("*.mo"):
-        mo.unlink()
-    i18n.set_language("uk")  # only the .po
-    assert i18n._("Undo") == "Скасувати"
-    i18n.set_language("es")  # neither: English
+    (locale_copy / "uk" / "LC_MESSAGES" / "companion.mo").unlink()  # only the .po
+    with caplog.at_level(logging.WARNING, logger="companion.i18n"):
+        i18n.set_language("uk")
     assert i18n._("Undo") == "Undo"
+    assert "is not compiled" in caplog.text and "uk" in caplog.text
+
+
+def test_the_translations_need_no_babel():
+    """The app (and the Pi) have no Babel: companion.i18n loads neither it nor the tools."""
+    code = (
+        "import sys; from companion import i18n; i18n.set_language('ru'); "
+        "print(i18n._('Undo') != 'Undo', sorted(m for m in sys.modules "
+        "if m.split('.')[0] == 'babel' or m == 'companion.i18n_tools'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout  # fmt: skip
+    assert out.split() == ["True", "[]"]
+
+
+def test_the_checkouts_catalogs_are_compiled():
+    """./dev compiles the .mo files before app, test and screenshots (and pip install -e
+    when it installs the checkout); after changing a .po by hand, compile it again."""
+    outdated = i18n_tools.outdated_catalogs()
+    assert not outdated, f"run: .venv/bin/python -m companion.i18n compile ({outdated})"
 
 
 def test_the_compile_command(tmp_path):
-    """What ./dev and the installer run: python -m companion.i18n compile."""
+    """What ./dev runs: python -m companion.i18n compile."""
     result = subprocess.run(
         [sys.executable, "-m", "companion.i18n", "compile"],
         cwd=ROOT, capture_output=True, text=True, check=False,
@@ -413,13 +451,41 @@ def test_the_compile_command(tmp_path):
     assert result.returncode == 0, result.stderr
     for lang in TRANSLATED:
         assert (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "companion.mo").is_file()
+    assert i18n_tools.outdated_catalogs() == []
+
+
+def test_the_compile_command_without_babel(tmp_path):
+    """An installation has no Babel: compile says its catalogs stay as its build compiled
+    them, and fails when one is missing."""
+    code = (
+        "import importlib.util, sys\n"
+        "real = importlib.util.find_spec\n"
+        "importlib.util.find_spec = lambda name, *a: None if name == 'babel' else real(name, *a)\n"
+        "from companion import i18n, i18n_tools\n"
+        "i18n.LOCALE_DIR = __import__('pathlib').Path(sys.argv[1])\n"
+        "sys.exit(i18n_tools.main(['compile']))\n"
+    )
+    folder = tmp_path / "locale"
+    shutil.copytree(i18n.LOCALE_DIR, folder, ignore=shutil.ignore_patterns("*.mo"))
+    i18n_tools.compile_catalogs(folder)
+
+    def compile_without_babel() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", code, str(folder)], cwd=tmp_path,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+
+    done = compile_without_babel()
+    assert done.returncode == 0 and "Babel is not installed" in done.stdout, done.stderr
+    (folder / "es" / "LC_MESSAGES" / "companion.mo").unlink()
+    failed = compile_without_babel()
+    assert failed.returncode == 1 and "needs Babel" in failed.stderr
+    assert "es/LC_MESSAGES/companion.mo is missing" in failed.stderr
 
 
 def test_extract_leaves_up_to_date_catalogs_as_they_are(tmp_path):
     """The catalogs are written the way `python -m companion.i18n extract` writes them."""
     folder = tmp_path / "locale"
     shutil.copytree(i18n.LOCALE_DIR, folder, ignore=shutil.ignore_patterns("*.mo"))
-    assert i18n.update_catalogs(locale_dir=folder) == []
+    assert i18n_tools.update_catalogs(locale_dir=folder) == []
 
     def content(path: Path) -> list[str]:  # the line numbers of the #: comments drift
         return [line for line in path.read_text(encoding="utf-8").splitlines()
@@ -439,7 +505,7 @@ def test_extract_adds_new_strings_and_drops_unused_ones(tmp_path):
     (root / "kv" / "a.kv").write_text('<A>:\n    text: _("Back")\n')
     folder = tmp_path / "locale"
     shutil.copytree(i18n.LOCALE_DIR, folder, ignore=shutil.ignore_patterns("*.mo"))
-    changes = i18n.update_catalogs(root, folder)
+    changes = i18n_tools.update_catalogs(root, folder)
     assert "ru: new  '{n} egg'" in changes and "ru: gone  'Menu'" in changes
     with open(folder / "ru" / "LC_MESSAGES" / "companion.po", "rb") as f:
         ru = read_po(f)
