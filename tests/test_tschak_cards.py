@@ -137,6 +137,27 @@ def test_bad_corrections_are_refused(fix):
     assert info.value.code in ("bad_correction", "bad_catalog")
 
 
+def test_a_refused_correction_names_the_card_and_gives_codes_not_sentences():
+    """The table reads which card and why, in its language: the card id and the values
+    are params, the reason is the marked template (no English sentence as a param)."""
+    with pytest.raises(TschakError) as info:
+        apply_corrections(load_catalog(), {"mage_01": {"weapon": "axe"}})
+    e = info.value
+    assert e.code == "bad_correction"
+    assert e.template == "{card}: a {colour} has no weapon {weapon!r} (weapons: {weapons})"
+    assert e.params == {
+        "card": "mage_01",
+        "colour": "mage",
+        "weapon": "axe",
+        "weapons": "staff, none",
+    }
+    assert str(e) == "mage_01: a mage has no weapon 'axe' (weapons: staff, none)"
+    with pytest.raises(TschakError) as info:
+        apply_corrections(load_catalog(), {"monster_1": "M5s"})
+    assert info.value.params == {"card": "monster_1", "fix": "M5s"}
+    assert str(info.value).startswith("monster_1: 'M5s' is not a tower card (monster:N, ")
+
+
 def test_a_corrected_catalog_is_what_the_game_checks_against():
     from companion.tschak import TschakGame
 
@@ -169,10 +190,11 @@ def test_settings_cover_every_ambiguity_with_a_default_and_description():
 
 
 def test_the_package_imports_nothing_of_the_app():
+    """Only companion.msg (standard library only: the N_ marker) besides itself."""
     code = (
         "import sys, companion.tschak\n"
         "bad = [m for m in sys.modules if m.startswith('companion.') "
-        "and not m.startswith('companion.tschak')]\n"
+        "and not m.startswith('companion.tschak') and m != 'companion.msg']\n"
         "bad += [m for m in sys.modules if m.split('.')[0] in ('kivy', 'sqlite_utils')]\n"
         "assert not bad, bad\n"
     )

@@ -6,7 +6,14 @@ import copy
 
 import pytest
 
-from companion.tschak import Settings, TschakError, parse_tower_card, rank, score_player
+from companion.tschak import (
+    Settings,
+    TschakError,
+    TschakGame,
+    parse_tower_card,
+    rank,
+    score_player,
+)
 from tests.test_tschak_rules import TWO_PLAYER_TOWERS
 from tests.test_tschak_support import do, play_structured_game
 
@@ -161,3 +168,23 @@ def test_scores_are_available_before_the_end_for_an_opt_in_scoreboard():
     assert not game.game_over
     assert game.snapshot()["players"]["ann"]["score"] is None
     assert game.scores()["ann"].total == 2 + 2 + 4  # gold 2, chest 2, two rings
+
+
+def test_a14_a_keep_them_all_made_when_nothing_could_go_does_not_outlive_a_new_monster():
+    """With the elixir not optional, "discard": null is taken while the owner holds only
+    troglodytes it may not discard; a monster received later must still go (T-E6, A14),
+    not be kept because of that earlier line."""
+    settings = {"elixir_optional": False, "elixir_troglodyte": False, "check_cards": False}
+    game = TschakGame(["ann", "bob"], settings)
+    strong, weak = ["M5s", "W6a", "D4a"], ["M2", "W1", "D1u"]
+    do(game, "tower", monsters=["troglodyte", "troglodyte", "monster:4"],
+       treasures=["elixir", "ring", "ring"])  # fmt: skip
+    do(game, "floor", teams={"ann": strong, "bob": weak})  # ann: the elixir
+    do(game, "floor", teams={"ann": weak, "bob": strong})  # ann: a troglodyte
+    do(game, "elixir", player="ann", discard=None)  # nothing it may discard yet
+    do(game, "floor", teams={"ann": weak, "bob": strong})  # ann: monster:4
+    ann = game.scores()["ann"]
+    assert ann.elixir == {"discard": "monster:4", "by": "best"}
+    assert ann.total == -1  # the troglodyte kept, the monster gone (else -5)
+    do(game, "elixir", player="ann", discard="monster:4")  # now a choice of the owner's
+    assert game.scores()["ann"].elixir == {"discard": "monster:4", "by": "player"}

@@ -1,5 +1,6 @@
 """Tschak! (Хрясь!): the rules, pure. No I/O but the shipped catalog, no translations:
-codes, values and plain English for the ``why`` of a floor.
+codes, values and plain English for the ``why`` of a floor. A refusal's English template
+is marked with ``N_`` (companion.msg, standard library only) for the catalogs.
 
 See TSCHAK_SPEC.md (rules, ambiguities) and TABLE_SCRIPT.md (actions, JSON output).
 """

@@ -25,6 +25,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from companion.msg import N_
 from companion.tschak.errors import TschakError
 
 MAGE, WARRIOR, DWARF, ARTIFACT = "mage", "warrior", "dwarf", "artifact"
@@ -152,12 +153,12 @@ def parse_hero(text: str) -> Hero:
     """An adventurer card from its notation (case does not matter); TschakError if the
     text is not one."""
     if not isinstance(text, str):
-        raise TschakError("bad_card", "a card is a string, not {value}", value=repr(text))
+        raise TschakError("bad_card", N_("a card is a string, not {value}"), value=repr(text))
     m = _HERO_RE.match(text.strip().upper())
     if m is None:
         raise TschakError(
             "bad_card",
-            "{card!r} is not an adventurer card (M5s, M4, Mc, W6a, W3, D4a, D2x, D1u, A)",
+            N_("{card!r} is not an adventurer card (M5s, M4, Mc, W6a, W3, D4a, D2x, D1u, A)"),
             card=text,
         )
     artifact, cham, mv, ms, wv, wa, dv, dw = m.groups()
@@ -172,7 +173,7 @@ def parse_hero(text: str) -> Hero:
     if not dw:
         raise TschakError(
             "bad_card",
-            "{card!r}: a dwarf names its weapon: a (axe), x (the middle weapon) or u (unarmed)",
+            N_("{card!r}: a dwarf names its weapon: a (axe), x (the middle weapon) or u (unarmed)"),
             card=text,
         )
     return Hero(DWARF, _number(text, dv), _DWARF_WEAPON[dw])
@@ -181,7 +182,7 @@ def parse_hero(text: str) -> Hero:
 def _number(text: str, digits: str) -> int:
     value = int(digits)
     if not 1 <= value <= MAX_NUMBER:
-        raise TschakError("bad_card", "{card!r}: a hero's number is 1 to 99", card=text)
+        raise TschakError("bad_card", N_("{card!r}: a hero's number is 1 to 99"), card=text)
     return value
 
 
@@ -191,13 +192,15 @@ _TOWER_RE = re.compile(r"^(monster|chest|cursed):(\d{1,2})$|^(troglodyte|ring|el
 def parse_tower_card(text: str) -> TowerCard:
     """A tower card from its notation (case does not matter); TschakError otherwise."""
     if not isinstance(text, str):
-        raise TschakError("bad_card", "a card is a string, not {value}", value=repr(text))
+        raise TschakError("bad_card", N_("a card is a string, not {value}"), value=repr(text))
     m = _TOWER_RE.match(text.strip().lower())
     if m is None:
         raise TschakError(
             "bad_card",
-            "{card!r} is not a tower card (monster:N, troglodyte, chest:N, cursed:N, ring, "
-            "elixir, war_trophy)",
+            N_(
+                "{card!r} is not a tower card (monster:N, troglodyte, chest:N, cursed:N, ring, "
+                "elixir, war_trophy)"
+            ),
             card=text,
         )
     kind, digits, plain = m.groups()
@@ -205,7 +208,7 @@ def parse_tower_card(text: str) -> TowerCard:
         return TowerCard(plain)
     n = int(digits)
     if not 1 <= n <= MAX_NUMBER:
-        raise TschakError("bad_card", "{card!r}: the number is 1 to 99", card=text)
+        raise TschakError("bad_card", N_("{card!r}: the number is 1 to 99"), card=text)
     if kind == "monster":
         return TowerCard(MONSTER, skulls=n)
     if kind == "chest":
@@ -248,7 +251,7 @@ class Catalog:
         for row in self.rows:
             key = row.id.lower()
             if key in self.by_id:
-                raise TschakError("bad_catalog", "the card id {id!r} appears twice", id=row.id)
+                raise TschakError("bad_catalog", N_("the card id {id!r} appears twice"), id=row.id)
             self.by_id[key] = row
         self._check()
         self.hero_counts: Counter[str] = Counter(
@@ -269,7 +272,7 @@ class Catalog:
                 if have.get(name, 0) != n:
                     raise TschakError(
                         "bad_catalog",
-                        "the box holds {want} {name} cards, the catalog {have}",
+                        N_("the box holds {want} {name} cards, the catalog {have}"),
                         want=n,
                         name=name,
                         have=have.get(name, 0),
@@ -294,7 +297,7 @@ class Catalog:
             card = self.by_id[name.strip().lower()].card
             if not isinstance(card, Hero):
                 raise TschakError(
-                    "bad_card", "{card!r} is a tower card, not an adventurer", card=name
+                    "bad_card", N_("{card!r} is a tower card, not an adventurer"), card=name
                 )
             return card
         return parse_hero(name)
@@ -307,7 +310,7 @@ class Catalog:
                 return row.card
             if row is not None:
                 raise TschakError(
-                    "bad_card", "{card!r} is an adventurer, not a tower card", card=name
+                    "bad_card", N_("{card!r} is an adventurer, not a tower card"), card=name
                 )
         return parse_tower_card(name)
 
@@ -315,59 +318,124 @@ class Catalog:
         return [r.as_dict() for r in self.rows]
 
 
+COLUMNS = ("id", "group", "kind", "value", "weapon", "skulls", "gold", "confirmed", "notes")
+
+
 def _read_rows(text: str) -> list[CatalogRow]:
-    rows = []
-    for number, rec in enumerate(csv.DictReader(io.StringIO(text)), start=2):
-        try:
-            rows.append(_row_from_record(rec))
-        except (KeyError, ValueError, TypeError) as e:
+    reader = csv.DictReader(io.StringIO(text))
+    for column in COLUMNS:
+        if column not in (reader.fieldnames or ()):
             raise TschakError(
-                "bad_catalog", "catalog line {line}: {problem}", line=number, problem=str(e)
-            ) from None
+                "bad_catalog", N_("the catalog has no column {column!r}"), column=column
+            )
+    rows = []
+    for number, rec in enumerate(reader, start=2):
+        rows.append(_row_from_record(rec, number))
     return rows
 
 
-def _row_from_record(rec: Mapping[str, str]) -> CatalogRow:
-    group, kind = rec["group"].strip(), rec["kind"].strip()
+def _field(rec: Mapping[str, Any], name: str) -> str:
+    value = rec.get(name)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _whole(code: str, card_id: str, name: str, raw: str) -> int:
+    if not raw:
+        return 0
+    if not (raw.isascii() and raw.isdigit()):
+        raise TschakError(
+            code,
+            N_("{card}: {field} is a whole number, not {value!r}"),
+            card=card_id,
+            field=name,
+            value=raw,
+        )
+    return int(raw)
+
+
+def _row_from_record(rec: Mapping[str, Any], line: int) -> CatalogRow:
+    card_id = _field(rec, "id")
+    if not card_id:
+        raise TschakError("bad_catalog", N_("catalog line {line}: the card has no id"), line=line)
+    group, kind = _field(rec, "group"), _field(rec, "kind")
     card: Card
     if group == "adventurer":
-        raw = rec["value"].strip()
-        value = None if raw in ("", "?") else int(raw)
-        card = _checked_hero(kind, value, rec["weapon"].strip() or "none")
+        raw = _field(rec, "value")
+        value = None if raw in ("", "?") else _whole("bad_catalog", card_id, "value", raw)
+        weapon = _field(rec, "weapon") or "none"
+        card = _checked_hero("bad_catalog", card_id, kind, value, weapon)
     elif group == "tower":
-        card = _checked_tower(kind, int(rec["skulls"] or 0), int(rec["gold"] or 0))
+        skulls = _whole("bad_catalog", card_id, "skulls", _field(rec, "skulls"))
+        gold = _whole("bad_catalog", card_id, "gold", _field(rec, "gold"))
+        card = _checked_tower("bad_catalog", card_id, kind, skulls, gold)
     else:
-        raise ValueError(f"unknown group {group!r}")
-    confirmed = rec["confirmed"].strip().upper() in ("Y", "YES", "TRUE", "1")
-    return CatalogRow(rec["id"].strip(), card, confirmed, (rec.get("notes") or "").strip())
+        raise TschakError(
+            "bad_catalog",
+            N_("{card}: the group is adventurer or tower, not {group!r}"),
+            card=card_id,
+            group=group,
+        )
+    confirmed = _field(rec, "confirmed").upper() in ("Y", "YES", "TRUE", "1")
+    return CatalogRow(card_id, card, confirmed, _field(rec, "notes"))
 
 
-def _checked_hero(colour: str, value: int | None, weapon: str) -> Hero:
+def _checked_hero(code: str, card_id: str, colour: Any, value: int | None, weapon: Any) -> Hero:
+    """An adventurer card's face, or TschakError ``code`` naming the card ``card_id``."""
     if colour not in COLOURS:
-        raise ValueError(f"unknown colour {colour!r}")
+        raise TschakError(
+            code,
+            N_("{card}: the colour is mage, warrior, dwarf or artifact, not {colour!r}"),
+            card=card_id,
+            colour=colour,
+        )
     if weapon not in WEAPONS[colour]:
-        raise ValueError(f"a {colour} has no weapon {weapon!r}")
+        raise TschakError(
+            code,
+            N_("{card}: a {colour} has no weapon {weapon!r} (weapons: {weapons})"),
+            card=card_id,
+            colour=colour,
+            weapon=weapon,
+            weapons=", ".join(WEAPONS[colour]),
+        )
     if colour == ARTIFACT and value is not None:
-        raise ValueError("an artifact has no number")
+        raise TschakError(code, N_("{card}: an artifact has no number"), card=card_id)
     if colour in (WARRIOR, DWARF) and value is None:
-        raise ValueError(f"a {colour} needs a number")
+        raise TschakError(
+            code, N_("{card}: a {colour} needs a number"), card=card_id, colour=colour
+        )
     if value is not None and not 1 <= value <= MAX_NUMBER:
-        raise ValueError("a hero's number is 1 to 99")
+        raise TschakError(
+            code, N_("{card}: a hero's number is 1 to 99, not {value}"), card=card_id, value=value
+        )
     if colour == MAGE and value is None and weapon != "none":
-        raise ValueError("the chameleon has no weapon")
+        raise TschakError(code, N_("{card}: the chameleon has no weapon"), card=card_id)
     return Hero(colour, value, weapon)
 
 
-def _checked_tower(kind: str, skulls: int, gold: int) -> TowerCard:
+def _checked_tower(code: str, card_id: str, kind: Any, skulls: int, gold: int) -> TowerCard:
+    """A tower card's face, or TschakError ``code`` naming the card ``card_id``."""
     if kind not in TOWER_KINDS:
-        raise ValueError(f"unknown tower card kind {kind!r}")
-    need_skulls = kind in (MONSTER, CURSED)
-    if need_skulls != (skulls > 0) or (kind == CHEST) != (gold > 0):
-        raise ValueError(
-            f"a {kind} card has skulls only if a monster or cursed chest, gold if a chest"
+        raise TschakError(
+            code,
+            N_("{card}: the kind is one of {kinds}, not {kind!r}"),
+            card=card_id,
+            kind=kind,
+            kinds=", ".join(TOWER_KINDS),
         )
     if skulls > MAX_NUMBER or gold > MAX_NUMBER:
-        raise ValueError("numbers are at most 99")
+        raise TschakError(code, N_("{card}: skulls and gold are at most 99"), card=card_id)
+    if kind in (MONSTER, CURSED) and (skulls == 0 or gold):
+        raise TschakError(
+            code, N_("{card}: a {kind} card has skulls and no gold"), card=card_id, kind=kind
+        )
+    if kind == CHEST and (gold == 0 or skulls):
+        raise TschakError(
+            code, N_("{card}: a {kind} card has gold and no skulls"), card=card_id, kind=kind
+        )
+    if kind not in (MONSTER, CURSED, CHEST) and (skulls or gold):
+        raise TschakError(
+            code, N_("{card}: a {kind} card has no skulls and no gold"), card=card_id, kind=kind
+        )
     return TowerCard(kind, skulls, gold)
 
 
@@ -403,61 +471,83 @@ def apply_corrections(catalog: Catalog, corrections: Mapping[str, Any]) -> Catal
     cursed chests, 1 war trophy, 6 rings, 1 elixir; TschakError otherwise.
     """
     if not isinstance(corrections, Mapping):
-        raise TschakError("bad_correction", "corrections are an object of card id: correction")
+        raise TschakError("bad_correction", N_("corrections are an object of card id: correction"))
     rows = {r.id.lower(): r for r in catalog.rows}
     order = [r.id.lower() for r in catalog.rows]
     for key, fix in corrections.items():
         if key == "*":
             if fix is not True:
-                raise TschakError("bad_correction", '"*" takes only true (confirm every card)')
+                raise TschakError("bad_correction", N_('"*" takes only true (confirm every card)'))
             rows = {k: replace(r, confirmed=True) for k, r in rows.items()}
             continue
         row = rows.get(str(key).lower())
         if row is None:
-            raise TschakError("bad_correction", "no card {id!r} in the catalog", id=key)
-        try:
-            rows[row.id.lower()] = _corrected(row, fix)
-        except (ValueError, TypeError) as e:
-            raise TschakError(
-                "bad_correction", "{id}: {problem}", id=row.id, problem=str(e)
-            ) from None
+            raise TschakError("bad_correction", N_("no card {id!r} in the catalog"), id=key)
+        rows[row.id.lower()] = _corrected(row, fix)
     return Catalog(rows[k] for k in order)
 
 
 def _corrected(row: CatalogRow, fix: Any) -> CatalogRow:
+    code, card_id = "bad_correction", row.id
     if fix is True:
         return replace(row, confirmed=True)
     if isinstance(fix, str):
-        card: Card = parse_hero(fix) if isinstance(row.card, Hero) else parse_tower_card(fix)
+        try:
+            card: Card = parse_hero(fix) if isinstance(row.card, Hero) else parse_tower_card(fix)
+        except TschakError:
+            raise TschakError(
+                code,
+                N_(
+                    "{card}: {fix!r} is not an adventurer card (M5s, M4, Mc, W6a, W3, D4a, D2x, "
+                    "D1u, A)"
+                )
+                if isinstance(row.card, Hero)
+                else N_(
+                    "{card}: {fix!r} is not a tower card (monster:N, troglodyte, chest:N, "
+                    "cursed:N, ring, elixir, war_trophy)"
+                ),
+                card=card_id,
+                fix=fix,
+            ) from None
         return replace(row, card=card, confirmed=True)
     if not isinstance(fix, Mapping):
-        raise ValueError("a correction is true, a notation or an object")
+        raise TschakError(
+            code, N_("{card}: a correction is true, a notation or an object"), card=card_id
+        )
     confirmed = fix.get("confirmed", True)
     if not isinstance(confirmed, bool):
-        raise ValueError('"confirmed" is true or false')
+        raise TschakError(code, N_('{card}: "confirmed" is true or false'), card=card_id)
     if isinstance(row.card, Hero):
-        allowed = {"colour", "value", "weapon", "confirmed"}
         h = row.card
-        _only(fix, allowed)
+        _only(card_id, fix, {"colour", "value", "weapon", "confirmed"})
         value = fix.get("value", h.value)
         if value == "?":
             value = None
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise ValueError('"value" is a whole number or "?"')
+            raise TschakError(code, N_('{card}: "value" is a whole number or "?"'), card=card_id)
         colour = fix.get("colour", h.colour)
         weapon = fix.get("weapon", h.weapon if "colour" not in fix else "none")
-        return replace(row, card=_checked_hero(colour, value, weapon), confirmed=confirmed)
+        hero = _checked_hero(code, card_id, colour, value, weapon)
+        return replace(row, card=hero, confirmed=confirmed)
     t = row.card
-    _only(fix, {"kind", "skulls", "gold", "confirmed"})
+    _only(card_id, fix, {"kind", "skulls", "gold", "confirmed"})
     skulls, gold = fix.get("skulls", t.skulls), fix.get("gold", t.gold)
     for n in (skulls, gold):
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ValueError('"skulls" and "gold" are whole numbers')
-    card = _checked_tower(fix.get("kind", t.kind), skulls, gold)
-    return replace(row, card=card, confirmed=confirmed)
+            raise TschakError(
+                code, N_('{card}: "skulls" and "gold" are whole numbers'), card=card_id
+            )
+    tower = _checked_tower(code, card_id, fix.get("kind", t.kind), skulls, gold)
+    return replace(row, card=tower, confirmed=confirmed)
 
 
-def _only(fix: Mapping[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(set(fix) - allowed)
+def _only(card_id: str, fix: Mapping[str, Any], allowed: set[str]) -> None:
+    unknown = sorted(str(k) for k in set(fix) - allowed)
     if unknown:
-        raise ValueError(f"unknown field {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})")
+        raise TschakError(
+            "bad_correction",
+            N_("{card}: unknown field {field!r} (allowed: {allowed})"),
+            card=card_id,
+            field=unknown[0],
+            allowed=", ".join(sorted(allowed)),
+        )

@@ -7,9 +7,14 @@ from typing import Any
 
 class TschakError(ValueError):
     """A refusal. ``code`` is a stable machine word ("illegal_team", "not_seated", ...);
-    ``message`` is an English template whose ``{names}`` are filled from ``params``, so a
-    caller can translate by code and params; ``str()`` is the English sentence, starting
-    with the refused action ("floor: ...") once ``during`` is known.
+    ``template`` (the ``message`` given) is an English template whose ``{names}`` are
+    filled from ``params``; ``str()`` is the English sentence, starting with the refused
+    action ("floor: ...") once ``during`` is known.
+
+    Every template is a literal marked with ``N_`` (companion.msg) where it is raised, so
+    that the catalogs hold it: a screen shows ``_(err.template).format(**err.params)`` in
+    the table's language. The params are codes and values (a card's notation, a player's
+    name, a setting's name, a number), never English words.
 
     The game that raised it is unchanged."""
 

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.msg import N_
 from companion.tschak.cards import (
     ARTIFACT,
     DWARF,
@@ -44,7 +45,7 @@ from companion.tschak.resolve import (
     resolve_floor,
     resolve_trophies,
 )
-from companion.tschak.scoring import BEST, Score, rank, score_player
+from companion.tschak.scoring import BEST, Score, elixir_options, rank, score_player
 from companion.tschak.settings import Settings
 
 __all__ = ["TschakError", "TschakGame", "EDITION", "TOWERS", "FLOORS", "SEATS"]
@@ -115,18 +116,18 @@ class TschakGame:
         """A game from a table script's ``new`` object: ``edition`` ("tschak"),
         ``players``, optional ``settings`` and ``catalog`` (corrections by card id)."""
         if not isinstance(options, Mapping):
-            raise TschakError("bad_options", '"new" is an object')
+            raise TschakError("bad_options", N_('"new" is an object'))
         unknown = sorted(set(options) - {"edition", "players", "settings", "catalog"})
         if unknown:
             raise TschakError(
                 "unknown_option",
-                "unknown option {key!r} (Tschak! takes edition, players, settings, catalog)",
+                N_("unknown option {key!r} (Tschak! takes edition, players, settings, catalog)"),
                 key=unknown[0],
             )
         if options.get("edition", EDITION) != EDITION:
-            raise TschakError("bad_options", 'the edition is "tschak"')
+            raise TschakError("bad_options", N_('the edition is "tschak"'))
         if "players" not in options:
-            raise TschakError("bad_players", '"players" is missing')
+            raise TschakError("bad_players", N_('"players" is missing'))
         return cls(options["players"], options.get("settings"), options.get("catalog"))
 
     # ------------------------------------------------------------------ driving
@@ -139,7 +140,7 @@ class TschakGame:
         name = action.get("do") if isinstance(action, Mapping) else None
         try:
             if not isinstance(action, Mapping):
-                raise TschakError("bad_action", 'an action is an object with "do"')
+                raise TschakError("bad_action", N_('an action is an object with "do"'))
             if name == "undo":
                 _fields(action, set(), set())
                 return self._undo()
@@ -147,7 +148,7 @@ class TschakGame:
             if handler is None:
                 raise TschakError(
                     "unknown_action",
-                    "unknown action {name!r} (tower, floor, trophies, elixir, undo)",
+                    N_("unknown action {name!r} (tower, floor, trophies, elixir, undo)"),
                     name=str(name),
                 )
             before = self.state
@@ -165,7 +166,7 @@ class TschakGame:
 
     def _undo(self) -> list[Event]:
         if not self._history:
-            raise TschakError("nothing_to_undo", "nothing to undo")
+            raise TschakError("nothing_to_undo", N_("nothing to undo"))
         name, before = self._history.pop()
         self.state = before
         return [{"event": "undo", "action": name}]
@@ -193,7 +194,7 @@ class TschakGame:
         if not isinstance(name, str) or name not in self.players:
             raise TschakError(
                 "not_seated",
-                "{name!r} is not seated (players: {players})",
+                N_("{name!r} is not seated (players: {players})"),
                 name=name if isinstance(name, str) else repr(name),
                 players=", ".join(self.players),
             )
@@ -204,40 +205,40 @@ class TschakGame:
         if s.phase == want:
             return
         if s.phase == "over":
-            raise TschakError("game_over", "the game is over")
+            raise TschakError("game_over", N_("the game is over"))
         if s.phase == "tower":
             if want == "floor":
                 raise TschakError(
                     "no_tower",
-                    "tower {tower} is not set out: a floor needs its tower's cards first",
+                    N_("tower {tower} is not set out: a floor needs its tower's cards first"),
                     tower=s.tower + 1,
                 )
-            raise TschakError("no_tower", "tower {tower} is not set out yet", tower=s.tower + 1)
+            raise TschakError("no_tower", N_("tower {tower} is not set out yet"), tower=s.tower + 1)
         if s.phase == "floor":
             if want == "tower":
                 raise TschakError(
                     "tower_not_done",
-                    "tower {tower} still has floor {floor} to play",
+                    N_("tower {tower} still has floor {floor} to play"),
                     tower=s.tower,
                     floor=s.floors_done + 1,
                 )
             raise TschakError(
                 "floors_not_done",
-                "the trophies come after floor 3: tower {tower} has floor {floor} to play",
+                N_("the trophies come after floor 3: tower {tower} has floor {floor} to play"),
                 tower=s.tower,
                 floor=s.floors_done + 1,
             )
-        raise TschakError("trophies_due", "tower {tower}'s trophies come first", tower=s.tower)
+        raise TschakError("trophies_due", N_("tower {tower}'s trophies come first"), tower=s.tower)
 
     def _tiebreak(self, action: Mapping[str, Any]) -> list[str] | None:
         raw = action.get("tiebreak")
         if raw is None:
             return None
         if not isinstance(raw, list):
-            raise TschakError("bad_action", '"tiebreak" is a list of players, strongest first')
+            raise TschakError("bad_action", N_('"tiebreak" is a list of players, strongest first'))
         names = [self._player(p) for p in raw]
         if len(set(names)) != len(names):
-            raise TschakError("bad_action", '"tiebreak" names a player twice')
+            raise TschakError("bad_action", N_('"tiebreak" names a player twice'))
         return names
 
     def _hero(self, text: Any) -> Hero:
@@ -245,7 +246,7 @@ class TschakGame:
         if self.settings.check_cards and card.notation not in self.catalog.hero_counts:
             raise TschakError(
                 "not_in_catalog",
-                "there is no {card} in the catalog (correct the catalog if the card says so)",
+                N_("there is no {card} in the catalog (correct the catalog if the card says so)"),
                 card=card.notation,
             )
         return card
@@ -254,38 +255,31 @@ class TschakGame:
         """A legal team (T-L1, T-L2): three different backgrounds; with the artifact as a
         fourth card (A2 alternative), a mage, a warrior and a dwarf, plus the artifact."""
         if not isinstance(raw, list):
-            raise TschakError("bad_team", "{player}'s team is a list of cards", player=player)
+            raise TschakError("bad_team", N_("{player}'s team is a list of cards"), player=player)
         cards = [self._hero(c) for c in raw]
         colours = [c.colour for c in cards]
         slot = self.settings.artifact_takes_slot
         most = 3 if slot else 4
-        what = (
-            "three cards of three backgrounds"
-            if slot
-            else ("a mage, a warrior and a dwarf (and the artifact)")
-        )
-        if len(cards) < 3:
+        if not 3 <= len(cards) <= most:
             raise TschakError(
-                "incomplete_team",
-                "{player}'s team has {n} card(s): a team is {what}",
+                "incomplete_team" if len(cards) < 3 else "team_size",
+                N_("{player}'s team has {n} card(s): a team is three cards of three backgrounds")
+                if slot
+                else N_(
+                    "{player}'s team has {n} card(s): a team is a mage, a warrior and a dwarf, "
+                    "and the artifact if it is played"
+                ),
                 player=player,
                 n=len(cards),
-                what=what,
-            )
-        if len(cards) > most:
-            raise TschakError(
-                "team_size",
-                "{player}'s team has {n} cards: a team is {what}",
-                player=player,
-                n=len(cards),
-                what=what,
             )
         doubles = sorted({c for c in colours if colours.count(c) > 1})
         if doubles:
             raise TschakError(
                 "illegal_team",
-                "{player}'s team has two {colour} cards: the three backgrounds must differ "
-                '(a misplay: swap the card and name the player in "misplays")',
+                N_(
+                    "{player}'s team has two {colour} cards: the three backgrounds must differ "
+                    '(a misplay: swap the card and name the player in "misplays")'
+                ),
                 player=player,
                 colour=doubles[0],
                 cards=[c.notation for c in cards],
@@ -293,8 +287,10 @@ class TschakGame:
         if not slot and sorted(c for c in colours if c != ARTIFACT) != sorted(HERO_CLASSES):
             raise TschakError(
                 "illegal_team",
-                "{player}'s team needs a mage, a warrior and a dwarf (the artifact is a "
-                "fourth card)",
+                N_(
+                    "{player}'s team needs a mage, a warrior and a dwarf (the artifact is a "
+                    "fourth card)"
+                ),
                 player=player,
                 cards=[c.notation for c in cards],
             )
@@ -327,7 +323,7 @@ class TschakGame:
                     card = sorted(over)[0]
                     raise TschakError(
                         "not_in_hand",
-                        "{card} is not in {player}'s hand in tower {tower}",
+                        N_("{card} is not in {player}'s hand in tower {tower}"),
                         card=card,
                         player=player,
                         tower=s.tower,
@@ -336,7 +332,7 @@ class TschakGame:
                 if complete and hand - used:
                     raise TschakError(
                         "hand_not_used",
-                        "{player} still holds {cards}: the last card is the one left in hand",
+                        N_("{player} still holds {cards}: the last card is the one left in hand"),
                         player=player,
                         cards=", ".join(sorted((hand - used).elements())),
                     )
@@ -346,8 +342,10 @@ class TschakGame:
                 if colours[colour] > most or (complete and colours[colour] != most):
                     raise TschakError(
                         "hand_colours",
-                        "{player}'s hand in tower {tower} holds {most} {colour} card(s): "
-                        "this would make {n}",
+                        N_(
+                            "{player}'s hand in tower {tower} holds {most} {colour} card(s): "
+                            "this would make {n}"
+                        ),
                         player=player,
                         tower=s.tower,
                         most=most,
@@ -362,8 +360,10 @@ class TschakGame:
             card = sorted(over)[0]
             raise TschakError(
                 "no_copies_left",
-                "{card}: the box has {copies} and they are all out or in other hands "
-                "in tower {tower}",
+                N_(
+                    "{card}: the box has {copies} and they are all out or in other hands "
+                    "in tower {tower}"
+                ),
                 card=card,
                 copies=self.catalog.hero_counts[card],
                 tower=s.tower,
@@ -379,12 +379,12 @@ class TschakGame:
         for card in monsters:
             if not card.is_monster:
                 raise TschakError(
-                    "not_a_monster", "{card} is a treasure, not a monster", card=card.notation
+                    "not_a_monster", N_("{card} is a treasure, not a monster"), card=card.notation
                 )
         for card in treasures:
             if not card.is_treasure:
                 raise TschakError(
-                    "not_a_treasure", "{card} is a monster, not a treasure", card=card.notation
+                    "not_a_treasure", N_("{card} is a monster, not a treasure"), card=card.notation
                 )
         if self.settings.check_cards:
             used = s.tower_cards_used + Counter(c.notation for c in monsters + treasures)
@@ -393,14 +393,19 @@ class TschakGame:
                 if have == 0:
                     raise TschakError(
                         "not_in_catalog",
-                        "there is no {card} in the catalog (correct the catalog if the card "
-                        "says so)",
+                        N_(
+                            "there is no {card} in the catalog (correct the catalog if the card "
+                            "says so)"
+                        ),
                         card=name,
                     )
                 if n > have:
                     raise TschakError(
                         "no_copies_left",
-                        "{card}: the box has {copies}, this would be card number {n} in the game",
+                        N_(
+                            "{card}: the box has {copies}, "
+                            "this would be card number {n} in the game"
+                        ),
                         card=name,
                         copies=have,
                         n=n,
@@ -425,7 +430,9 @@ class TschakGame:
 
     def _tower_cards(self, raw: Any, what: str) -> list[TowerCard]:
         if not isinstance(raw, list) or len(raw) != FLOORS:
-            raise TschakError("bad_tower", '"{what}" lists three cards, floor 1 first', what=what)
+            raise TschakError(
+                "bad_tower", N_('"{what}" lists three cards, floor 1 first'), what=what
+            )
         return [self.catalog.tower_card(c) for c in raw]
 
     def _do_floor(self, a: Mapping[str, Any]) -> list[Event]:
@@ -434,18 +441,18 @@ class TschakGame:
         s = self.state
         raw = a["teams"]
         if not isinstance(raw, Mapping):
-            raise TschakError("bad_action", '"teams" is an object of player: [cards]')
+            raise TschakError("bad_action", N_('"teams" is an object of player: [cards]'))
         for name in raw:
             self._player(name)
         missing = [p for p in self.players if p not in raw]
         if missing:
             raise TschakError(
-                "team_missing", "{player} has no team on this floor", player=missing[0]
+                "team_missing", N_("{player} has no team on this floor"), player=missing[0]
             )
         teams = {p: self._team(p, raw[p]) for p in self.players}
         misplays_raw = a.get("misplays", [])
         if not isinstance(misplays_raw, list):
-            raise TschakError("bad_action", '"misplays" is a list of players')
+            raise TschakError("bad_action", N_('"misplays" is a list of players'))
         misplays = [self._player(p) for p in misplays_raw]
         tiebreak = self._tiebreak(a)
         if self.settings.check_cards:
@@ -504,7 +511,7 @@ class TschakGame:
         s = self.state
         raw = a.get("last", {})
         if not isinstance(raw, Mapping):
-            raise TschakError("bad_action", '"last" is an object of player: card')
+            raise TschakError("bad_action", N_('"last" is an object of player: card'))
         for name in raw:
             self._player(name)
         last: dict[str, Hero | None] = {}
@@ -515,7 +522,7 @@ class TschakGame:
                     if self.settings.artifact_takes_slot:
                         raise TschakError(
                             "last_missing",
-                            "{player} has one card left after floor 3 (T-G1)",
+                            N_("{player} has one card left after floor 3"),
                             player=p,
                         )
                     last[p] = None
@@ -572,7 +579,7 @@ class TschakGame:
                 return None
         if not self.settings.artifact_takes_slot and sum(s.played[seat].values()) == 10:
             return None
-        raise TschakError("last_missing", "{player}'s last card is missing", player=player)
+        raise TschakError("last_missing", N_("{player}'s last card is missing"), player=player)
 
     def _next_hands(self) -> list[Counter[str] | None]:
         """The hands of the next tower: every seat's hand passes to the left (T-R8).
@@ -600,7 +607,7 @@ class TschakGame:
         s = self.state
         p = self._player(a["player"])
         if ELIXIR not in s.treasures[p]:
-            raise TschakError("no_elixir", "{player} does not hold the elixir", player=p)
+            raise TschakError("no_elixir", N_("{player} does not hold the elixir"), player=p)
         raw = a["discard"]
         held = [parse_tower_card(c) for c in s.monsters[p]]
         if raw is None:
@@ -608,7 +615,7 @@ class TschakGame:
             if not self.settings.elixir_optional and may:
                 raise TschakError(
                     "elixir_required",
-                    "the elixir must discard a monster (setting elixir_optional is false)",
+                    N_("the elixir must discard a monster (setting elixir_optional is false)"),
                 )
             choice: str | None = None
         else:
@@ -616,15 +623,17 @@ class TschakGame:
             if card not in held:
                 raise TschakError(
                     "not_held",
-                    "{player} holds no {card} (monsters: {held})",
+                    N_("{player} holds no {card} (monsters: {held})")
+                    if held
+                    else N_("{player} holds no {card}: no monster at all"),
                     player=p,
                     card=card.notation,
-                    held=", ".join(s.monsters[p]) or "none",
+                    held=", ".join(s.monsters[p]),
                 )
             if card.kind == TROGLODYTE and not self.settings.elixir_troglodyte:
                 raise TschakError(
                     "elixir_troglodyte",
-                    "the elixir may not discard a troglodyte (setting elixir_troglodyte)",
+                    N_("the elixir may not discard a troglodyte (setting elixir_troglodyte)"),
                 )
             choice = card.notation
         s.elixir[p] = choice
@@ -646,6 +655,10 @@ class TschakGame:
             if p in s.elixir:
                 choice = s.elixir[p]
                 discard = None if choice is None else parse_tower_card(choice)
+                if discard not in elixir_options(monsters, self.settings):
+                    # a "keep them all" taken when nothing could go (A14: the elixir
+                    # not optional) does not hold once a monster that may go is held
+                    discard = BEST
             out[p] = score_player(
                 s.gold[p],
                 monsters,
@@ -718,14 +731,14 @@ class TschakGame:
 def _fields(action: Mapping[str, Any], required: set[str], optional: set[str]) -> None:
     keys = set(action) - {"do"}
     for key in sorted(required - keys):
-        raise TschakError("bad_action", "{key!r} is missing", key=key)
+        raise TschakError("bad_action", N_("{key!r} is missing"), key=key)
     for key in sorted(keys - required - optional):
-        raise TschakError("unknown_field", "unknown field {key!r}", key=key)
+        raise TschakError("unknown_field", N_("unknown field {key!r}"), key=key)
 
 
 def _check_players(players: Any) -> tuple[str, ...]:
     if not isinstance(players, list | tuple) or not 2 <= len(players) <= 4:
-        raise TschakError("bad_players", "Tschak! is for 2 to 4 players")
+        raise TschakError("bad_players", N_("Tschak! is for 2 to 4 players"))
     for p in players:
         if (
             not isinstance(p, str)
@@ -736,10 +749,10 @@ def _check_players(players: Any) -> tuple[str, ...]:
         ):
             raise TschakError(
                 "bad_players",
-                "a player is a name of 1 to {most} printable characters, not {name}",
+                N_("a player is a name of 1 to {most} printable characters, not {name}"),
                 most=MAX_NAME,
                 name=repr(p),
             )
     if len(set(players)) != len(players):
-        raise TschakError("bad_players", "two players have the same name")
+        raise TschakError("bad_players", N_("two players have the same name"))
     return tuple(players)

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.msg import N_
 from companion.tschak.cards import (
     CURSED,
     DWARF,
@@ -204,18 +205,27 @@ def settle(
     group: Sequence[str], role: str, settings: Settings, tiebreak: Sequence[str] | None
 ) -> tuple[list[str], str]:
     """A tied group in order, strongest first, and how: "tiebreak" (the action's list)
-    or "seat_order". TschakError "tie_unresolved" when the table must say."""
+    or "seat_order". TschakError "tie_unresolved" when the table must say; its ``role``
+    param is the code of what is decided: "strongest", "weakest", "order" (a tie in the
+    middle of a floor) or "trophies"."""
     if tiebreak and all(p in tiebreak for p in group):
         return sorted(group, key=list(tiebreak).index), "tiebreak"
     if settings.unresolved_tie == "seat_order":
         return list(group), "seat_order"
     raise TschakError(
         "tie_unresolved",
-        "{players} are still tied after the dwarves: the table decides who is {role} "
-        '(give "tiebreak": a list of players, strongest first)',
-        players=" and ".join(group),
+        N_(
+            "{players} are still tied after the dwarves: the table decides who is weaker "
+            '(give "tiebreak": a list of players, strongest first)'
+        )
+        if role == "weakest"
+        else N_(
+            "{players} are still tied after the dwarves: the table decides who is stronger "
+            '(give "tiebreak": a list of players, strongest first)'
+        ),
+        players=", ".join(group),
         tied=list(group),
-        role="stronger" if role == "strongest" else "weaker" if role == "weakest" else role,
+        role=role,
     )
 
 
@@ -470,7 +480,7 @@ def resolve_trophies(
         if len(group) > 1:
             span = position_gold[start : start + len(group)]
             if len(set(span)) > 1:
-                group, by = settle(group, "stronger", settings, tiebreak)
+                group, by = settle(group, "trophies", settings, tiebreak)
                 for a, b in zip(group, group[1:], strict=False):
                     ties.append({"winner": a, "loser": b, "step": by, "reason": _by_words(by)})
         order.extend(group)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from companion.msg import N_
 from companion.tschak.errors import TschakError
 
 
@@ -68,14 +69,14 @@ class Settings:
         if raw is None:
             return cls()
         if not isinstance(raw, Mapping):
-            raise TschakError("bad_settings", '"settings" is an object of name: value')
+            raise TschakError("bad_settings", N_('"settings" is an object of name: value'))
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in raw.items():
             if key not in known:
                 raise TschakError(
                     "unknown_setting",
-                    "unknown setting {key!r} (known: {known})",
+                    N_("unknown setting {key!r} (known: {known})"),
                     key=key,
                     known=", ".join(sorted(known)),
                 )
@@ -83,7 +84,7 @@ class Settings:
             if not any(value is a or (type(value) is type(a) and value == a) for a in allowed):
                 raise TschakError(
                     "bad_setting",
-                    "setting {key!r} is one of {allowed}, not {value}",
+                    N_("setting {key!r} is one of {allowed}, not {value}"),
                     key=key,
                     allowed=", ".join(_shown(a) for a in allowed),
                     value=_shown(value),
