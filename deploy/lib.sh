@@ -205,7 +205,7 @@ make_folders() {
 }
 
 # The parts of the project that make up the installed program.
-APP_FILES=(pyproject.toml README.md companion hardware kv)
+APP_FILES=(pyproject.toml setup.py README.md companion hardware kv examples)
 
 # What was installed last time: the source files and the pip steps below.
 source_fingerprint() {
@@ -240,12 +240,8 @@ install_app() {
     "$py" -m pip uninstall --quiet --yes RPi.GPIO
     "$py" -m pip install --quiet --force-reinstall --no-deps "$GPIO_SHIM"
     "$py" -m pip install --quiet "lgpio>=0.2.2"
-    # The screen layouts, where the app looks for them outside a checkout.
-    rm -rf "$venv/share/clank-companion/kv"
-    mkdir -p "$venv/share/clank-companion/kv"
-    cp "$root$OPT"/src/kv/*.kv "$venv/share/clank-companion/kv/"
-    # The translations: .mo files built from the .po sources shipped in the package.
-    "$py" -m companion.i18n compile >/dev/null
+    # The package's build put the screen layouts and example games under
+    # $VENV/share/clank-companion and compiled the translations (setup.py).
     printf '%s\n' "$want" >"$stamp"
     changed "installed the companion ($("$venv/bin/clank-companion" --version)) into $VENV"
     APP_CHANGED=1

@@ -66,9 +66,9 @@ def _checkout(tmp_path: Path) -> Path:
     """A copy of the project, to be changed as a `git pull` would."""
     src = tmp_path / "checkout"
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for part in ("companion", "hardware", "kv", "deploy", "systemd"):
+    for part in ("companion", "hardware", "kv", "examples", "deploy", "systemd"):
         shutil.copytree(REPO / part, src / part, ignore=skip)
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(REPO / name, src / name)
     return src
 
