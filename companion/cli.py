@@ -48,6 +48,7 @@ from companion.script import (
     replay,
     shown_path,
     stream_lines,
+    tschak_refused,
 )
 from companion.session import AnyTable, Session
 from companion.store import GameStore, StoreError
@@ -61,9 +62,7 @@ from companion.store.tags import (
     TagRegistry,
     components,
 )
-from companion.table import TschakTable, tschak_refusal
-from companion.tschak import EDITION as TSCHAK
-from companion.tschak import TschakError
+from companion.table import TSCHAK, Table
 from hardware.readers import ReaderStatus, ReaderWorker, Scan, SpecError, make_reader
 
 EXAMPLES = shared_folder("examples")
@@ -471,17 +470,20 @@ def cmd_abandon(args: argparse.Namespace) -> int:
         except RuleError as e:
             print(e.localized(table.edition), file=sys.stderr)
             return 2
-        except TschakError as e:
-            print(tschak_refusal(e).localized(table.edition), file=sys.stderr)
+        except ValueError as e:
+            refusal = tschak_refused(e)
+            if refusal is None:
+                raise
+            print(refusal.localized(table.edition), file=sys.stderr)
             return 2
-        if isinstance(table, TschakTable):  # no dragon bag: no seed to reveal
-            print(_("game {game} abandoned").format(game=args.game))
-        else:
+        if isinstance(table, Table):
             print(
                 _("game {game} abandoned; server seed {seed}").format(
                     game=args.game, seed=table.server_seed
                 )
             )
+        else:  # no dragon bag: no seed to reveal
+            print(_("game {game} abandoned").format(game=args.game))
         return 0
 
 

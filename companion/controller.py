@@ -34,20 +34,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal, Protocol
+from typing import IO, TYPE_CHECKING, Any, Literal, Protocol
 
-from companion.audit.check import GameCheck, export_game, verify_store
 from companion.catalog import UNTAGGED
 from companion.checklist import setup_checklist
-from companion.history import (
-    Fairness,
-    GameHistory,
-    Record,
-    fairness,
-    game_history,
-    record,
-    results_csv,
-)
 from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
 from companion.rules.odds import AttackOdds, attack_odds
@@ -56,8 +46,7 @@ from companion.store import GameStore, StoreError
 from companion.store.log import undone_actions
 from companion.store.seal import SealError
 from companion.store.tags import Binding, BulkEnrollment, Component, TagRegistry, components
-from companion.table import Table
-from companion.tschak import EDITION as TSCHAK
+from companion.table import TSCHAK, Table
 from companion.view import (
     AttackEvent,
     DrawView,
@@ -72,6 +61,10 @@ from companion.view import (
     make_view,
     setting_label,
 )
+
+if TYPE_CHECKING:
+    from companion.audit.check import GameCheck
+    from companion.history import Fairness, GameHistory, Record
 
 
 class Signals(Protocol):
@@ -474,20 +467,30 @@ class Controller:
     def game_summary(self, game: int) -> GameSummary | None:
         return next((g for g in self.games() if g.id == game), None)
 
+    # the audit and the charts are imported when first asked for: the first frame
+    # needs neither
     def history(self, game: int) -> GameHistory:
         """A game told step by step from its log (for its charts)."""
+        from companion.history import game_history
+
         return game_history(self.store, game)
 
     def fairness(self) -> Fairness:
         """The colours drawn in every game of the database against a fair draw."""
+        from companion.history import fairness
+
         return fairness(self.store)
 
     def record(self) -> Record:
         """Wins and average scores by colour and seat over the finished games."""
+        from companion.history import record
+
         return record(self.store)
 
     def results_csv(self, game: int, out: IO[str]) -> int:
         """A finished game's results for spreadsheets (ValueError: not finished)."""
+        from companion.history import results_csv
+
         return results_csv(self.store, game, out)
 
     def chain_head(self, game: int) -> str:
@@ -496,10 +499,14 @@ class Controller:
 
     def verify(self, game: int) -> GameCheck:
         """Re-check a game's log record by record (as ``audit verify`` does)."""
+        from companion.audit.check import verify_store
+
         return verify_store(self.store, game)[0]
 
     def export(self, game: int, out: IO[str]) -> int:
         """Write a game's log as JSON Lines; returns the records written."""
+        from companion.audit.check import export_game
+
         return export_game(self.store, game, out)
 
     def checklist(self) -> list[str]:

@@ -22,9 +22,7 @@ from typing import IO, Any
 from companion.rules import DrawRequest, Game, RuleError, make_setup
 from companion.rules.scoring import ranking as rank_scores
 from companion.store.log import GameStore, undone_actions
-from companion.table import TschakTable, is_tschak
-from companion.tschak import EDITION as TSCHAK
-from companion.tschak import TschakError
+from companion.table import TSCHAK, is_tschak
 
 STATUSES = ("playing", "over", "abandoned")
 
@@ -223,6 +221,9 @@ def _replay_tschak(
 ) -> GameHistory:
     """A Tschak! game: its scores once over (no dragon, so no points to chart). Actions
     the rules refuse on replay are passed over, as for Clank!; the audit names them."""
+    from companion.tschak import TschakError
+    from companion.tschak_table import TschakTable
+
     try:
         table: TschakTable | None = TschakTable(options)
     except TschakError:

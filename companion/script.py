@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.i18n import N_, Msg, Refusal, _, localized
 from companion.rules import RuleError
 from companion.rules.odds import next_attack_odds, odds_json
-from companion.table import Table, TschakTable, is_tschak, tschak_refusal
-from companion.tschak import TschakError
+from companion.table import Table, is_tschak
+
+if TYPE_CHECKING:  # loaded with the first Tschak! game: Clank! never loads its rules
+    from companion.tschak_table import TschakTable
 
 
 class ScriptError(ValueError):
@@ -263,7 +266,22 @@ class Replay:
 
 def new_table(options: Any) -> Table | TschakTable:
     """A table (not recorded) from a ``new`` line's options: Clank! or Tschak!."""
-    return TschakTable(options) if is_tschak(options) else Table.from_options(options)
+    if is_tschak(options):
+        from companion.tschak_table import TschakTable
+
+        return TschakTable(options)
+    return Table.from_options(options)
+
+
+def tschak_refused(error: Exception, during: str | None = None) -> Refusal | None:
+    """A Tschak! refusal as the table reads it; None for any other error. (A game of
+    Tschak! has loaded its rules: without them, no error can be theirs.)"""
+    errors = sys.modules.get("companion.tschak.errors")
+    if errors is None or not isinstance(error, errors.TschakError):
+        return None
+    from companion.tschak_table import tschak_refusal
+
+    return tschak_refusal(error, during)
 
 
 def replay(
@@ -290,8 +308,11 @@ def replay(
             result.table = start(obj["new"])
         except RuleError as e:
             raise ScriptError(number, e) from None
-        except TschakError as e:
-            raise ScriptError(number, tschak_refusal(e, "new")) from None
+        except ValueError as e:
+            refusal = tschak_refused(e, "new")
+            if refusal is None:
+                raise
+            raise ScriptError(number, refusal) from None
         break
     else:
         raise ScriptError(
@@ -318,8 +339,11 @@ def play(
                 events = table.apply(action)
             except RuleError as e:
                 raise ScriptError(number, e) from None
-            except TschakError as e:
-                raise ScriptError(number, tschak_refusal(e)) from None
+            except ValueError as e:
+                refusal = tschak_refused(e)
+                if refusal is None:
+                    raise
+                raise ScriptError(number, refusal) from None
         except ScriptError as e:
             if not keep_going:
                 raise

@@ -11,7 +11,7 @@ seed) are kept in the same log.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from companion.draw import new_server_seed
 from companion.msg import N_
@@ -19,11 +19,13 @@ from companion.rules import RuleError, make_setup
 from companion.store.db import StoreError
 from companion.store.log import GameStore, chained, undone_actions
 from companion.store.seal import load_key, seal, unseal
-from companion.table import Table, TschakTable, draw_record, is_tschak
-from companion.tschak import TschakError
+from companion.table import Table, draw_record, is_tschak
 from companion.verify_log import VERSION
 
-AnyTable = Table | TschakTable
+if TYPE_CHECKING:  # imported when a Tschak! game is played: Clank! never loads its rules
+    from companion.tschak_table import TschakTable
+
+AnyTable: TypeAlias = "Table | TschakTable"
 
 
 class Session:
@@ -61,6 +63,8 @@ class Session:
         return table
 
     def _start_tschak(self, options: dict[str, Any]) -> TschakTable:
+        from companion.tschak_table import TschakTable
+
         table = TschakTable(options)
         setup = table.setup
         body = {
@@ -149,6 +153,9 @@ class Session:
 def _rebuild_tschak(
     game: int, setup: dict[str, Any], first: dict[str, Any], rows: Any
 ) -> tuple[TschakTable, dict[str, Any]]:
+    from companion.tschak import TschakError
+    from companion.tschak_table import TschakTable
+
     try:
         table = TschakTable(setup)
     except TschakError as e:

@@ -14,12 +14,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TypeGuard
 
 from companion.draw import commitment, draw_cubes, new_server_seed
-from companion.msg import N_, Refusal
+from companion.msg import N_
 from companion.rules import DrawRequest, Game, RuleError, Setup, make_setup
-from companion.tschak import EDITION as TSCHAK
-from companion.tschak import TschakError, TschakGame
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+TSCHAK = "tschak"  # companion.tschak.EDITION, without loading the Tschak! rules
 
 
 class ActionLog(Protocol):
@@ -151,88 +150,16 @@ def draw_record(d: Any) -> dict[str, Any]:
     }
 
 
-def tschak_refusal(error: TschakError, during: str | None = None) -> Refusal:
-    """A Tschak! refusal as the table reads it: the same English, in the table's language
-    when shown (its template is marked for the catalogs, its values are codes)."""
-    return Refusal(error.template, during=error.during or during, **error.params)
-
-
 def is_tschak(options: Any) -> TypeGuard[dict[str, Any]]:
     """A ``new`` line's options for a Tschak! game."""
     return isinstance(options, dict) and options.get("edition") == TSCHAK
 
 
-class TschakTable:
-    """A Tschak! game at the table: the same ``apply``, ``abandon`` and ``snapshot`` as a
-    Clank! table, with no dragon bag (so no seeds and no draws). With a log attached,
-    every accepted action is committed before ``apply`` returns; one that cannot be
-    recorded is taken back and the error raised.
+def __getattr__(name: str) -> Any:
+    """``TschakTable`` and ``tschak_refusal`` are found here too, imported when first
+    asked for: a Clank! table never loads the Tschak! rules."""
+    if name in ("TschakTable", "tschak_refusal"):
+        from companion import tschak_table
 
-    Once the game is over only what keeps it over is taken: the elixir, and undoing
-    an elixir (the last floor's result is the record's)."""
-
-    def __init__(self, options: Any, *, log: ActionLog | None = None) -> None:
-        self.game = TschakGame.from_options(options)
-        self._corrections = options.get("catalog")  # the table's catalog corrections
-        self.log = log
-        self.abandoned = False
-        self.actions_seen = 0  # accepted actions, undos included (as the log counts them)
-
-    @property
-    def setup(self) -> dict[str, Any]:
-        """The options that make this game again, every setting written out."""
-        g = self.game
-        out: dict[str, Any] = {
-            "edition": TSCHAK,
-            "players": list(g.players),
-            "settings": g.settings.as_dict(),
-        }
-        if self._corrections:
-            out["catalog"] = self._corrections
-        return out
-
-    edition = TSCHAK
-
-    @property
-    def finished(self) -> bool:
-        return self.game.game_over or self.abandoned
-
-    def apply(self, raw: Any) -> list[dict[str, Any]]:
-        name = raw.get("do") if isinstance(raw, dict) else None
-        if self.abandoned:
-            error = TschakError("abandoned", "the game was abandoned")
-            error.during = name if isinstance(name, str) else None
-            raise error
-        was_over = self.game.game_over
-        if was_over and name == "undo" and self.game.last_action != "elixir":
-            error = TschakError("over", "the game is over: only the elixir can be undone")
-            error.during = "undo"
-            raise error
-        mark = self.game.mark()
-        events = self.game.apply(raw)
-        if self.log is not None:
-            ending: dict[str, Any] | None = None  # see ActionLog
-            if self.game.game_over:
-                ranking = self.game.ranking()[0]
-                ending = {"ranking": ranking}
-                if not was_over:
-                    ending["reason"] = "over"
-            try:
-                self.log.record(dict(raw), list(events), [], ending)
-            except BaseException:
-                self.game.rollback(mark)
-                raise
-        self.actions_seen += 1
-        return events
-
-    def abandon(self, reason: str) -> None:
-        if self.finished:
-            error = TschakError("over", "the game is already over")
-            error.during = "abandon"
-            raise error
-        if self.log is not None:
-            self.log.abandon(None, reason)
-        self.abandoned = True
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.game.snapshot()
+        return getattr(tschak_table, name)
+    raise AttributeError(name)

@@ -16,7 +16,7 @@ from companion.audit.check import export_game, verify_store
 from companion.cli import main
 from companion.session import Session
 from companion.store import GameStore, StoreError
-from companion.table import TschakTable
+from companion.tschak_table import TschakTable
 from companion.tschak import TschakError
 from companion.verify_log import Finding, check_records, read_export
 
@@ -261,3 +261,20 @@ def test_results_and_charts_of_a_tschak_game_are_its_scores(tmp_path):
     assert list(charts) == ["scores"]  # no dragon: no noise, damage or rage to chart
     negatives = [v for b in charts["scores"].bars for _p, v, _c in b.parts if v < 0]
     assert negatives  # monsters count against: the chart shows them below zero
+
+
+def test_the_tschak_edition_name_is_the_same_everywhere():
+    from companion import table, tschak
+
+    assert table.TSCHAK == tschak.EDITION
+
+
+def test_a_clank_table_and_the_store_load_no_tschak_rules():
+    code = (
+        "import sys, companion.session, companion.controller, companion.script;"
+        "print(sorted(m for m in sys.modules if m.startswith('companion.tschak')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.strip() == "[]"

@@ -217,7 +217,7 @@ def open_database(path: Path | str, *, create: bool = True) -> Database:
                 raise StoreError(
                     N_("{path} is damaged: {problem}"), path=str(path), problem=problem
                 )
-        db = Database(conn)
+        db = Database(conn, execute_plugins=False)  # no plugins: none to scan for at start
         if new:
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         migrations.apply(db)
