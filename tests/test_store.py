@@ -195,7 +195,7 @@ def test_an_older_database_is_migrated(tmp_path):
     path = tmp_path / "games.db"
     old = Database(path)
     old.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    migrations.apply(old, stop_before="m002_tags")
+    migrations().apply(old, stop_before="m002_tags")
     assert old.execute("PRAGMA user_version").fetchone()[0] == 1
     assert "tags" not in old.table_names()
     old.conn.close()

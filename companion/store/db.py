@@ -3,22 +3,28 @@
 The log is written in WAL mode with ``synchronous = FULL``: every commit waits until
 the write-ahead log is on the storage device, so an action the table has seen survives a
 power cut (with NORMAL, the last commits before a cut may be rolled back).
+
+Writes, transactions and migrations go through sqlite-utils' ``Database``. Importing
+sqlite-utils costs a tenth of a second (it brings click, dateutil and pluggy), and a
+table resumed after a power cut only reads before its first frame: the store reads
+through the plain connection, and the ``Database`` is made at the first write (or by
+``LazyDatabase.load`` once the screen is up).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+from typing import TYPE_CHECKING, Any
 
 from companion.i18n import N_, Refusal
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 APPLICATION_ID = 0x436C6E6B  # "Clnk": marks a companion database
 SCHEMA_VERSION = 3
 
-migrations = Migrations("clank-companion")
 
 
 class StoreError(Refusal):
@@ -26,7 +32,6 @@ class StoreError(Refusal):
     ``localized()`` is the message in the table's language."""
 
 
-@migrations()
 def m001_game_log(db: Database) -> None:
     db.execute(
         """CREATE TABLE games (
@@ -77,7 +82,6 @@ def m001_game_log(db: Database) -> None:
     db.execute("PRAGMA user_version = 1")
 
 
-@migrations()
 def m002_tags(db: Database) -> None:
     db.execute(
         """CREATE TABLE tags (
@@ -92,7 +96,6 @@ def m002_tags(db: Database) -> None:
     db.execute("PRAGMA user_version = 2")
 
 
-@migrations()
 def m003_table_in_progress(db: Database) -> None:
     # What the table is doing that is not yet an action: the cards revealed so far in a
     # refill, the opening row being scanned, whose deck is being scored. Rewritten at each
@@ -104,6 +107,42 @@ def m003_table_in_progress(db: Database) -> None:
         )"""
     )
     db.execute("PRAGMA user_version = 3")
+
+
+MIGRATIONS = (m001_game_log, m002_tags, m003_table_in_progress)  # in order
+
+
+def migrations() -> Any:
+    """The schema's migrations, as sqlite-utils applies them (by their names)."""
+    from sqlite_utils.migrations import Migrations
+
+    steps = Migrations("clank-companion")
+    for step in MIGRATIONS:
+        steps()(step)
+    return steps
+
+
+def utils_database(conn: sqlite3.Connection) -> Database:
+    from sqlite_utils import Database
+
+    return Database(conn, execute_plugins=False)  # no plugins: none to scan for
+
+
+class LazyDatabase:
+    """sqlite-utils' ``Database`` over an open connection, made when first used; the
+    connection itself (``conn``) is there at once, for reading."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._db: Database | None = None
+
+    def load(self) -> Database:
+        if self._db is None:
+            self._db = utils_database(self.conn)
+        return self._db
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.load(), name)
 
 
 def _failure(path: Path, e: sqlite3.Error) -> StoreError:
@@ -162,7 +201,7 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:
     return False
 
 
-def open_database(path: Path | str, *, create: bool = True) -> Database:
+def open_database(path: Path | str, *, create: bool = True) -> LazyDatabase:
     """Open and migrate the game database; with ``create`` (for commands that write) a
     missing one is made, else it is refused (a command that only reads creates nothing)."""
     if "\x00" in str(path):
@@ -217,10 +256,11 @@ def open_database(path: Path | str, *, create: bool = True) -> Database:
                 raise StoreError(
                     N_("{path} is damaged: {problem}"), path=str(path), problem=problem
                 )
-        db = Database(conn, execute_plugins=False)  # no plugins: none to scan for at start
+        db = LazyDatabase(conn)
         if new:
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        migrations.apply(db)
+        if new or conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            migrations().apply(db.load())
     except StoreError:
         conn.close()
         raise
