@@ -232,7 +232,7 @@ class FakePn532:
     It sleeps until it sees the 0x55 wake-up bytes (and again after every ``reopen``,
     like a power cycle), then answers each command frame with an ACK and its response.
     ``fail_next`` makes the next commands go wrong: "silent" (no answer), "nack",
-    "error" (ACK then the error frame) or "garbage".
+    "error" (ACK then the error frame), "garbage", or the given bytes sent instead.
     """
 
     def __init__(
@@ -246,7 +246,7 @@ class FakePn532:
         self.commands: list[int] = []  # command codes received, in order
         self._lock = threading.Lock()
         self._uid: bytes | None = None
-        self._faults: collections.deque[FaultMode] = collections.deque()
+        self._faults: collections.deque[FaultMode | bytes] = collections.deque()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="fake-pn532", daemon=True)
         self._thread.start()
@@ -263,7 +263,8 @@ class FakePn532:
         with self._lock:
             self._uid = None
 
-    def fail_next(self, mode: FaultMode, count: int = 1) -> None:
+    def fail_next(self, mode: FaultMode | bytes, count: int = 1) -> None:
+        """The next ``count`` commands go wrong: a FaultMode, or these bytes answer them."""
         with self._lock:
             self._faults.extend([mode] * count)
 
@@ -356,7 +357,9 @@ class FakePn532:
         return build_pn532_frame(bytes([code + 1]) + data, tfi=PN532_TO_HOST)
 
     @staticmethod
-    def _fault_bytes(mode: FaultMode) -> bytes:
+    def _fault_bytes(mode: FaultMode | bytes) -> bytes:
+        if isinstance(mode, bytes):
+            return mode
         if mode == "nack":
             return NACK_FRAME
         if mode == "error":

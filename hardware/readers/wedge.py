@@ -4,6 +4,11 @@ Such a reader looks like a keyboard. Read from a text stream: standard input of 
 terminal, a file or a pipe (the touchscreen feeds its keyboard events the same way).
 Many cheap readers type the 4-byte UID as a 10-digit decimal number (``dec``); others
 type hex (``hex``, the default). Lines that are not a UID are ignored.
+
+A PATH is opened without waiting: a named pipe that nobody writes to yet opens at once
+(and is read once someone does), so the worker's thread never hangs in ``open`` and
+can always be stopped. Each opening starts with an empty line: a line typed before a
+reconnection without its Enter is never glued to the first line typed after it.
 """
 
 from __future__ import annotations
@@ -43,15 +48,18 @@ class WedgeDevice(TagDevice):
         self._buffer = ""
 
     def open(self) -> None:
+        self._buffer = ""  # a line begun before a reconnection is not finished after it
         if self._given is not None:
             self._stream = self._given
         elif self.path == "-":
             self._stream = sys.stdin
         else:
+            # O_NONBLOCK: a FIFO without a writer would block open() until one comes
             try:
-                self._stream = open(self.path, encoding="utf-8", errors="replace")  # noqa: SIM115
+                fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
             except OSError as e:
                 raise ReaderFault(f"{self.name}: {e.strerror or e}") from None
+            self._stream = os.fdopen(fd, encoding="utf-8", errors="replace")
 
     def read(self, timeout: float) -> list[str]:
         if self._stream is None:
@@ -64,7 +72,12 @@ class WedgeDevice(TagDevice):
             ready, _, _ = select.select([fd], [], [], timeout)
             if not ready:
                 return []
-            chunk = os.read(fd, 4096).decode("utf-8", errors="replace")
+            try:
+                chunk = os.read(fd, 4096).decode("utf-8", errors="replace")
+            except BlockingIOError:  # ready, and then nothing after all
+                return []
+            except OSError as e:
+                raise ReaderFault(f"{self.name}: {e.strerror or e}") from None
         else:
             chunk = self._stream.readline()
         if not chunk:
