@@ -992,7 +992,7 @@ def build_parser() -> argparse.ArgumentParser:
     tsub = tg.add_subparsers(dest="tags_command", required=True)
     tl = tsub.add_parser("list", help=_("list the enrolled tags"))
     tl.add_argument("--db", help=db_help)
-    tl.add_argument("--edition", choices=["clank", "catacombs"])
+    tl.add_argument("--edition", choices=["clank", "catacombs", TSCHAK])
     tl.add_argument("--json", action="store_true")
     tl.set_defaults(func=cmd_tags_list)
     ti = tsub.add_parser("import", help=_("import a shared tag set (CSV: uid,kind,edition,name)"))
@@ -1005,7 +1005,7 @@ def build_parser() -> argparse.ArgumentParser:
     te.add_argument("--db", help=db_help)
     te.set_defaults(func=cmd_tags_export)
     tn = tsub.add_parser("enroll", help=_("walk the components and scan each one's tag in turn"))
-    tn.add_argument("--edition", required=True, choices=["clank", "catacombs"])
+    tn.add_argument("--edition", required=True, choices=["clank", "catacombs", TSCHAK])
     tn.add_argument(
         "--kind",
         action="append",
@@ -1015,8 +1015,8 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument(
         "--set",
         action="append",
-        choices=["starter", "reserve", "dungeon", "promo"],
-        help=_("only cards of this set; repeat for several"),
+        choices=["starter", "reserve", "dungeon", "promo", "adventurer", "tower"],
+        help=_("only cards of this set (Tschak!: adventurer, tower); repeat for several"),
     )
     tn.add_argument(
         "--party", action="store_true", help=_("include the Adventuring Party's tokens")

@@ -283,7 +283,8 @@ class Controller:
 
     # ------------------------------------------------------------- opening
     def client_seed(self) -> str:
-        """The opening row's tags as scanned (names when simulated), then the words."""
+        """The opening row's tags as scanned (on a simulated table, the stickers the scan
+        drawer laid), then the words."""
         parts = [c.get("uid") or c["name"] for c in self.opening or []]
         if self.words.strip():
             parts.append(" ".join(self.words.split()))

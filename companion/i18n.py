@@ -10,9 +10,9 @@ English needs no catalog: the source strings are the English text.
 The catalogs are ``companion/locale/<lang>/LC_MESSAGES/companion.po`` (sources, in the
 repository). The app reads only the ``.mo`` files compiled from them (never committed):
 building the package (a wheel, an sdist's build, ``pip install -e``) compiles them with
-Babel (setup.py), and ``python -m companion.i18n compile`` compiles a checkout's again
+Babel (setup.py), and ``python -m companion.i18n_tools compile`` compiles a checkout's again
 after a ``.po`` changed (./dev does before app, test and screenshots). A language whose
-``.mo`` is missing shows English. ``python -m companion.i18n extract`` brings every
+``.mo`` is missing shows English. ``python -m companion.i18n_tools extract`` brings every
 ``.po`` up to date with the code: new strings get an empty translation, strings the code
 no longer uses are dropped. Both commands are in ``companion.i18n_tools``, which needs
 Babel (a dev dependency and a build requirement, never one of the app's); this module
@@ -58,7 +58,6 @@ from __future__ import annotations
 import gettext
 import logging
 import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -141,7 +140,7 @@ def translation(language: str) -> gettext.NullTranslations:
     except FileNotFoundError:
         if catalog_path(language).is_file():
             log.warning(
-                "%s is not compiled: showing English (python -m companion.i18n compile)",
+                "%s is not compiled: showing English (python -m companion.i18n_tools compile)",
                 catalog_path(language),
             )
         return gettext.NullTranslations()
@@ -240,9 +239,3 @@ def colour_letter(name: str) -> str:
     if name in COLOUR_LETTERS:
         return pgettext("colour letter", COLOUR_LETTERS[name])
     return name[:1].upper()
-
-
-if __name__ == "__main__":  # the catalog tools' commands, kept under their old name
-    from companion.i18n_tools import main
-
-    sys.exit(main())

@@ -1,8 +1,8 @@
 """The translation catalogs' tools, for developers and the package build (the app never
 imports this module; see companion/i18n.py for the translations at run time).
 
-    python -m companion.i18n compile    # every .po to its .mo (./dev does it; setup.py too)
-    python -m companion.i18n extract    # every .po up to date with the code
+    python -m companion.i18n_tools compile    # every .po to its .mo (./dev does it; setup.py too)
+    python -m companion.i18n_tools extract    # every .po up to date with the code
 
 Both use Babel: a dev dependency and a build requirement, never one of the app's. It is
 imported inside the functions that need it, so that ``compile`` can say what it found in
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         for change in update_catalogs():
             print(change)
         return 0
-    print("usage: python -m companion.i18n compile | extract", file=sys.stderr)
+    print("usage: python -m companion.i18n_tools compile | extract", file=sys.stderr)
     return 2
 
 

@@ -57,3 +57,61 @@ def test_layouts_and_examples_come_from_the_checkout_or_the_install_prefix(tmp_p
     data = project["tool"]["setuptools"]["data-files"]
     assert data["share/clank-companion/kv"] == ["kv/*.kv"]
     assert data["share/clank-companion/examples"] == ["examples/*.jsonl"]
+
+
+def _imports_between_parts() -> dict[str, set[str]]:
+    """Which parts of the program import which (every import, lazy ones included): a
+    part is a package (companion.store, companion.ui, hardware...) or a module of
+    companion (companion.session...)."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent
+
+    def part(module: str) -> str | None:
+        names = module.split(".")
+        if names[0] == "hardware":
+            return "hardware"
+        return names[1] if names[0] == "companion" and len(names) > 1 else None
+
+    graph: dict[str, set[str]] = {}
+    for path in [*(root / "companion").rglob("*.py"), *(root / "hardware").rglob("*.py")]:
+        module = ".".join(path.relative_to(root).with_suffix("").parts)
+        here = part(module.removesuffix(".__init__"))
+        if here is None:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                there = part(name)
+                if there is not None and there != here:
+                    graph.setdefault(here, set()).add(there)
+    return graph
+
+
+def test_no_two_parts_of_the_program_import_each_other():
+    graph = _imports_between_parts()
+    # the one exception, by design: a message (companion.msg, standard library only)
+    # loads the translations when it is shown, and companion.i18n re-exports it
+    graph["msg"].discard("i18n")
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            node = todo.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == goal:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
+
+    cycles = sorted(f"{a} -> {b} -> ... -> {a}" for a in graph for b in graph[a] if reaches(b, a))
+    assert cycles == []
+    assert "store" in graph and "rules" not in graph["store"]  # the store plays no game
+    assert not {"rules", "table", "session", "draw"} & graph["store"]

@@ -62,7 +62,7 @@ def test_the_catalog_has_every_string_of_the_code_and_no_other(lang):
     have = {key(m) for m in catalog(lang) if m.id}
     missing = sorted(used - have, key=str)
     unused = sorted(have - used, key=str)
-    hint = "run: .venv/bin/python -m companion.i18n extract, then translate"
+    hint = "run: .venv/bin/python -m companion.i18n_tools extract, then translate"
     assert not missing, f"{lang}: strings missing from the catalog ({hint}):\n" + "\n".join(
         map(str, missing)
     )
@@ -439,13 +439,13 @@ def test_the_checkouts_catalogs_are_compiled():
     """./dev compiles the .mo files before app, test and screenshots (and pip install -e
     when it installs the checkout); after changing a .po by hand, compile it again."""
     outdated = i18n_tools.outdated_catalogs()
-    assert not outdated, f"run: .venv/bin/python -m companion.i18n compile ({outdated})"
+    assert not outdated, f"run: .venv/bin/python -m companion.i18n_tools compile ({outdated})"
 
 
 def test_the_compile_command(tmp_path):
-    """What ./dev runs: python -m companion.i18n compile."""
+    """What ./dev runs: python -m companion.i18n_tools compile."""
     result = subprocess.run(
-        [sys.executable, "-m", "companion.i18n", "compile"],
+        [sys.executable, "-m", "companion.i18n_tools", "compile"],
         cwd=ROOT, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -482,7 +482,7 @@ def test_the_compile_command_without_babel(tmp_path):
 
 
 def test_extract_leaves_up_to_date_catalogs_as_they_are(tmp_path):
-    """The catalogs are written the way `python -m companion.i18n extract` writes them."""
+    """The catalogs are written the way `python -m companion.i18n_tools extract` writes them."""
     folder = tmp_path / "locale"
     shutil.copytree(i18n.LOCALE_DIR, folder, ignore=shutil.ignore_patterns("*.mo"))
     assert i18n_tools.update_catalogs(locale_dir=folder) == []

@@ -48,7 +48,7 @@ def _check_games_row(store: GameStore, game: int, row: dict[str, Any]) -> str | 
     "" for a game without a dragon bag (replayed with no seed)."""
     if row["damaged"]:
         raise Finding(f"the games table's {', '.join(row['damaged'])} cannot be read")
-    sealed = store.conn.execute("SELECT sealed_seed FROM games WHERE id = ?", [game]).fetchone()[0]
+    sealed = store.read.execute("SELECT sealed_seed FROM games WHERE id = ?", [game]).fetchone()[0]
     if row["commitment"] == "":  # a game without a dragon bag: nothing sealed
         if sealed != "" or row["server_seed"] is not None:
             raise Finding("the games table holds a seed for a game without a dragon bag")
@@ -70,8 +70,8 @@ def _check_games_row(store: GameStore, game: int, row: dict[str, Any]) -> str | 
 
 def verify_game(store: GameStore, game: int) -> GameCheck:
     try:
-        in_games = store.conn.execute("SELECT 1 FROM games WHERE id = ?", [game]).fetchone()
-        in_log = store.conn.execute("SELECT 1 FROM log WHERE game = ?", [game]).fetchone()
+        in_games = store.read.execute("SELECT 1 FROM games WHERE id = ?", [game]).fetchone()
+        in_log = store.read.execute("SELECT 1 FROM log WHERE game = ?", [game]).fetchone()
         if in_log and not in_games:
             raise Finding(f"the log holds game {game}, but the games table does not")
         row = store.game_row(game)
@@ -137,7 +137,7 @@ def verify_store(
     if game is not None:
         ids = [game]
     else:  # a log whose game has left the games table is checked (and fails) too
-        logged = [r[0] for r in store.conn.execute("SELECT DISTINCT game FROM log").fetchall()]
+        logged = [r[0] for r in store.read.execute("SELECT DISTINCT game FROM log").fetchall()]
         ids = sorted({g["id"] for g in store.games()} | set(logged))
     results = []
     for i, gid in enumerate(ids, start=1):

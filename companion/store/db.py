@@ -26,7 +26,6 @@ APPLICATION_ID = 0x436C6E6B  # "Clnk": marks a companion database
 SCHEMA_VERSION = 3
 
 
-
 class StoreError(Refusal):
     """A database problem the table must hear about; nothing was written.
     ``localized()`` is the message in the table's language."""
@@ -130,16 +129,35 @@ def utils_database(conn: sqlite3.Connection) -> Database:
 
 class LazyDatabase:
     """sqlite-utils' ``Database`` over an open connection, made when first used; the
-    connection itself (``conn``) is there at once, for reading."""
+    connection itself is there at once, for reading (``reader``).
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    A database made just now (``pending``) gets its schema when sqlite-utils is first
+    needed: at the first write, at the first read of anything but "which game was left
+    on the table" (nothing, in a new database), or once the first frame is shown."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, *, pending: bool = False) -> None:
         self.conn = conn
+        self.path = path
+        self.pending = pending
         self._db: Database | None = None
 
     def load(self) -> Database:
+        """The Database (StoreError: the schema it was waiting for cannot be made)."""
         if self._db is None:
             self._db = utils_database(self.conn)
+        if self.pending:
+            try:
+                migrations().apply(self._db)
+            except sqlite3.Error as e:
+                raise _failure(self.path, e) from None
+            self.pending = False
         return self._db
+
+    def reader(self) -> sqlite3.Connection:
+        """The connection to read from, the schema made first if it is pending."""
+        if self.pending:
+            self.load()
+        return self.conn
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.load(), name)
@@ -201,9 +219,10 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> bool:
     return False
 
 
-def open_database(path: Path | str, *, create: bool = True) -> LazyDatabase:
+def open_database(path: Path | str, *, create: bool = True, later: bool = False) -> LazyDatabase:
     """Open and migrate the game database; with ``create`` (for commands that write) a
-    missing one is made, else it is refused (a command that only reads creates nothing)."""
+    missing one is made, else it is refused (a command that only reads creates nothing).
+    ``later``: a database made now gets its schema when first used (see LazyDatabase)."""
     if "\x00" in str(path):
         raise StoreError(
             N_("{path} is not a usable file name (it holds a NUL character)"),
@@ -256,10 +275,12 @@ def open_database(path: Path | str, *, create: bool = True) -> LazyDatabase:
                 raise StoreError(
                     N_("{path} is damaged: {problem}"), path=str(path), problem=problem
                 )
-        db = LazyDatabase(conn)
-        if new:
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        if new or conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+        if new:  # the file is marked at once: a disk that cannot be written says so now
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db = LazyDatabase(conn, path, pending=new and later)
+        if (new and not later) or (
+            not new and conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION
+        ):
             migrations().apply(db.load())
     except StoreError:
         conn.close()

@@ -38,18 +38,30 @@ def _sql_failure(e: sqlite3.Error) -> StoreError:
 class GameStore:
     """A database of games."""
 
-    def __init__(self, path: Path | str, *, create: bool = True) -> None:
-        """``create=False``: a missing database is refused (commands that only read)."""
+    def __init__(
+        self, path: Path | str, *, create: bool = True, later_schema: bool = False
+    ) -> None:
+        """``create=False``: a missing database is refused (commands that only read).
+        ``later_schema``: a database made now gets its schema at its first use rather
+        than at once (the touchscreen's first frame does without sqlite-utils)."""
         self.path = Path(path)
         # writes through sqlite-utils (made at the first), reads through the connection
-        self.db: LazyDatabase = open_database(self.path, create=create)
-        self.conn = self.db.conn
+        self.db: LazyDatabase = open_database(self.path, create=create, later=later_schema)
         self._held: set[int] = set()  # games open here for writing (see store.lock)
+
+    @property
+    def read(self) -> sqlite3.Connection:
+        """The connection reads go through (a new database gets its schema first)."""
+        return self.db.reader()
 
     def close(self) -> None:
         for game in list(self._held):
             self.release(game)
-        self.conn.close()
+        try:
+            if self.db.pending:  # a database made and not used yet: its schema all the same
+                self.db.load()
+        finally:
+            self.db.conn.close()
 
     def hold(self, game: int) -> None:
         """Open ``game`` for writing here; GameBusy while another program has it."""
@@ -137,7 +149,7 @@ class GameStore:
 
     # ---------------------------------------------------------------- reading
     def games(self) -> list[dict[str, Any]]:
-        rows = self.conn.execute(
+        rows = self.read.execute(
             """SELECT g.id, g.created_at, g.edition, g.players, g.status, g.commitment,
                       g.server_seed, g.ranking,
                       (SELECT count(*) FROM log WHERE game = g.id AND kind = 'action') AS actions,
@@ -184,7 +196,7 @@ class GameStore:
 
     def chain_head(self, game: int) -> str:
         """The newest hash of a game's log ("" for a game with no record)."""
-        row = self.conn.execute(
+        row = self.read.execute(
             "SELECT hash FROM log WHERE game = ? ORDER BY seq DESC LIMIT 1", [game]
         ).fetchone()
         return row[0] if row and isinstance(row[0], str) else ""
@@ -196,18 +208,22 @@ class GameStore:
         raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
 
     def last_unfinished(self) -> int | None:
-        row = self.conn.execute("SELECT max(id) FROM games WHERE status = 'playing'").fetchone()
+        if self.db.pending:
+            return None  # a database made just now holds no game
+        row = self.read.execute("SELECT max(id) FROM games WHERE status = 'playing'").fetchone()
         return row[0] if row else None
 
     def last_game(self) -> int | None:
-        row = self.conn.execute("SELECT max(id) FROM games").fetchone()
+        if self.db.pending:
+            return None
+        row = self.read.execute("SELECT max(id) FROM games").fetchone()
         return row[0] if row else None
 
     def in_progress(self, game: int) -> dict[str, Any]:
         """The table's work in progress on a game (see ``save_in_progress``); a damaged
         row reads as nothing in progress (it must never stop the app at start)."""
         try:
-            row = self.conn.execute(
+            row = self.read.execute(
                 "SELECT CAST(body AS BLOB) FROM in_progress WHERE game = ?", [game]
             ).fetchone()
         except sqlite3.DatabaseError:
@@ -234,7 +250,7 @@ class GameStore:
         the chain hashes. A body that is not text or not JSON comes as its stored text
         (the verifiers name it); a database too damaged to read is a StoreError."""
         try:
-            rows = self.conn.execute(
+            rows = self.read.execute(
                 "SELECT game, seq, kind, CAST(body AS BLOB), prev, hash FROM log "
                 "WHERE game = ? ORDER BY seq",
                 [game],
@@ -271,7 +287,7 @@ class GameStore:
         """What resuming ``game`` needs from its row: edition, commitment, sealed seed,
         status and the revealed seed (None while sealed). StoreError for a missing game,
         a damaged row, or a game abandoned without its seed."""
-        row = self.conn.execute(
+        row = self.read.execute(
             "SELECT commitment, sealed_seed, status, server_seed, edition FROM games WHERE id = ?",
             [game],
         ).fetchone()
@@ -306,14 +322,14 @@ class GameStore:
         """Give up a running game whose seed cannot be unsealed (its key is lost or
         damaged). The log stays verifiable up to this record; its draws can never be
         recomputed, and the audit says so."""
-        row = self.conn.execute("SELECT status FROM games WHERE id = ?", [game]).fetchone()
+        row = self.read.execute("SELECT status FROM games WHERE id = ?", [game]).fetchone()
         if row is None:
             raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
         if row[0] != "playing":
             raise StoreError(N_("game {game} is not running"), game=game)
         self.hold(game)
         try:
-            last = self.conn.execute(
+            last = self.read.execute(
                 "SELECT seq, hash FROM log WHERE game = ? ORDER BY seq DESC LIMIT 1", [game]
             ).fetchone()
             if last is None:

@@ -17,10 +17,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from sqlite_utils import Database
-
 from companion.catalog import CatalogError, load_catalog
 from companion.i18n import EN_, N_, NC_, Msg, Name, Refusal, pgettext
+from companion.store.db import LazyDatabase
 from hardware.readers.base import normalise_uid
 
 TOKEN_KINDS = ("artifact", "major_secret", "minor_secret", "market", "special", "prisoner")
@@ -43,7 +42,12 @@ class TagError(Refusal):
 EDITION_TITLES = {
     "clank": NC_("edition", "Clank!"),
     "catacombs": NC_("edition", "Clank! Catacombs"),
+    "tschak": NC_("edition", "Tschak!"),
 }
+# Tschak! (Хрясь!) has its own catalog (companion/tschak/data/tschak_cards.csv): a tag
+# names one of its 68 cards by the card's id; every card is a "card" component.
+TSCHAK = "tschak"
+TSCHAK_GROUPS = ("adventurer", "tower")
 
 
 @dataclass(frozen=True)
@@ -59,13 +63,14 @@ class Component:
         return f"{what} {self.name} ({self.edition})"
 
     def localized(self, edition: str | None = None) -> str:
-        """The component in the table's language (card and token names are the catalog's)."""
+        """The component in the table's language (card and token names are the catalog's;
+        a Tschak! card says what it shows)."""
         if self.kind == "badge":
             return Msg(N_("badge {colour}"), colour=Name(self.name)).localized()
         return Msg(
             N_("{kind} {name} ({edition})"),
             kind=_KindWord(self.kind),
-            name=self.name,
+            name=_TschakCard(self.name) if self.edition == TSCHAK else self.name,
             edition=_Title(self.edition or ""),
         ).localized(self.edition)
 
@@ -76,11 +81,26 @@ class _Title(str):
     __slots__ = ()
 
     def __str__(self) -> str:
+        if str.__str__(self) == TSCHAK:
+            return "Tschak!"
         return load_catalog(str.__str__(self)).edition.title
 
     def localized(self, edition: str | None = None) -> str:
         title = EDITION_TITLES.get(str.__str__(self))
         return pgettext("edition", title) if title else str(self)
+
+
+class _TschakCard(str):
+    """A Tschak! card's id inside a message: what the card shows, in the table's words."""
+
+    __slots__ = ()
+
+    def localized(self, edition: str | None = None) -> str:
+        from companion.tschak.cards import shipped_catalog
+        from companion.tschak_words import card_words
+
+        row = shipped_catalog().by_id.get(str.__str__(self).lower())
+        return card_words(row.card.notation) if row is not None else str.__str__(self)
 
 
 class _KindWord(str):
@@ -124,6 +144,8 @@ def resolve(kind: str, edition: str | None, name: str) -> Component:
         if not _COLOUR.match(colour) or colour in ("black", "ghost"):
             raise TagError(N_("a badge names a player colour, not {name!r}"), name=name)
         return Component("badge", None, colour)
+    if edition == TSCHAK:
+        return _tschak_card(kind, name)
     try:
         catalog = load_catalog(edition or "")
     except CatalogError as e:
@@ -146,6 +168,23 @@ def resolve(kind: str, edition: str | None, name: str) -> Component:
     return Component(kind, catalog.edition.name, token.name)
 
 
+def _tschak_card(kind: str, name: str) -> Component:
+    """A Tschak! card by its id (``mage_01``) or, for convenience, its face (``M2s``:
+    the first card of the catalog that shows it)."""
+    from companion.tschak.cards import shipped_catalog
+
+    catalog = shipped_catalog()
+    if kind != "card":
+        raise TagError(N_("Tschak! has cards only, not {kind!r}"), kind=kind)
+    key = name.strip().lower()
+    row = catalog.by_id.get(key)
+    if row is None:
+        row = next((r for r in catalog.rows if r.card.notation.lower() == key), None)
+    if row is None:
+        raise TagError(N_("no card {name!r} in {edition}"), name=name, edition=_Title(TSCHAK))
+    return Component("card", TSCHAK, row.id)
+
+
 def components(
     edition: str,
     kinds: Iterable[str] = ("card",),
@@ -155,7 +194,17 @@ def components(
 ) -> list[Component]:
     """Every physical copy of an edition's components, in catalog order: what bulk
     enrollment walks through (a card with 3 copies appears 3 times). The Adventuring
-    Party's tokens only with ``party``."""
+    Party's tokens only with ``party``. Tschak!: its 68 cards, each once (``sets``:
+    "adventurer", "tower")."""
+    if edition == TSCHAK:
+        from companion.tschak.cards import shipped_catalog
+
+        groups = set(sets) or set(TSCHAK_GROUPS)
+        if "card" not in kinds:
+            return []
+        return [
+            Component("card", TSCHAK, r.id) for r in shipped_catalog().rows if r.group in groups
+        ]
     catalog = load_catalog(edition)
     wanted_sets = set(sets)
     out: list[Component] = []
@@ -191,15 +240,17 @@ def shown_uid(uid: object) -> str:
 
 
 class TagRegistry:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: LazyDatabase) -> None:
         self.db = db
 
     def lookup(self, uid: str) -> Component | None:
         """The component a tag is bound to; None for a tag the registry does not know
         (a damaged row counts as unknown)."""
-        row = self.db.execute(
-            "SELECT kind, edition, name FROM tags WHERE uid = ?", [normalise_uid(uid)]
-        ).fetchone()
+        row = (
+            self.db.reader()
+            .execute("SELECT kind, edition, name FROM tags WHERE uid = ?", [normalise_uid(uid)])
+            .fetchone()
+        )
         return _row_component(*row) if row else None
 
     def bind(self, uid: str, component: Component, *, rebind: bool = False) -> Binding:

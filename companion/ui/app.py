@@ -18,7 +18,6 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.lang import Builder
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
@@ -33,11 +32,10 @@ from companion.i18n import (
     set_language,
 )
 from companion.pin import Lockout
-from companion.resources import shared_folder
-from companion.store import GameStore
+from companion.store import GameStore, StoreError
 from companion.store.tags import TagError
+from companion.ui.layouts import unload_layouts
 from companion.ui.odds import OddsView
-from companion.ui.report import ReportScreen, StatsScreen
 from companion.ui.screens import (
     LANGUAGE_NAMES,
     AuditScreen,
@@ -61,24 +59,25 @@ from companion.view import AttackEvent
 log = logging.getLogger(__name__)
 
 
-KV_DIR = shared_folder("kv")
-KV_FILES = (
-    "common.kv",
-    "popups.kv",
-    "newgame.kv",
-    "opening.kv",
-    "table.kv",
-    "attack.kv",
-    "scoring.kv",
-    "audit.kv",
-    "tags.kv",
-    "settings.kv",
-    "report.kv",
-)
 PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
                  "scoring": "scoring", "abandoned": "newgame"}  # fmt: skip
 VISITED = ("audit", "tags", "settings", "pastgames", "report", "stats")
 BACKGROUND = (0.14, 0.15, 0.18, 1)
+
+
+class Later:
+    """A screen whose module is imported when it is first built (the charts need the
+    games' history: nothing of it is needed for the first frame)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __call__(self, **kwargs: Any) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.name)(**kwargs)
+
+
 SCREENS: dict[str, Callable[..., Any]] = {
     "newgame": NewGameScreen,
     "opening": OpeningScreen,
@@ -88,16 +87,16 @@ SCREENS: dict[str, Callable[..., Any]] = {
     "tags": TagsScreen,
     "settings": SettingsScreen,
     "pastgames": PastGamesScreen,
-    "report": ReportScreen,
-    "stats": StatsScreen,
+    "report": Later("companion.ui.report", "ReportScreen"),
+    "stats": Later("companion.ui.report", "StatsScreen"),
+    # Tschak! (companion.ui.tschak): its module is imported when its first screen is built
+    "tschak_setup": Later("companion.ui.tschak", "TschakSetupScreen"),
+    "tschak_catalog": Later("companion.ui.tschak", "TschakCatalogScreen"),
+    "tschak_tower": Later("companion.ui.tschak", "TschakTowerScreen"),
+    "tschak_floor": Later("companion.ui.tschak", "TschakFloorScreen"),
+    "tschak_verdict": Later("companion.ui.tschak", "TschakVerdictScreen"),
+    "tschak_final": Later("companion.ui.tschak", "TschakFinalScreen"),
 }
-
-
-def load_layouts() -> None:
-    for name in KV_FILES:
-        path = str(KV_DIR / name)
-        if path not in Builder.files:  # rules loaded twice would apply twice
-            Builder.load_file(path)
 
 
 class CompanionApp(App):
@@ -118,6 +117,7 @@ class CompanionApp(App):
         self.attack_view: AttackView | None = None
         self.pin_pad: PinPad | None = None
         self.pin_lockout = Lockout()  # wrong PINs count across pads, until the right one
+        self._tschak: Any = None  # the Tschak! controller, made when first needed
         set_language(config_.app.language)
 
     # ------------------------------------------------------------------ build
@@ -127,32 +127,58 @@ class CompanionApp(App):
         # the screens' background is the window's own clear colour: a full-screen
         # rectangle under every screen would cost one more layer to draw at each frame
         Window.clearcolor = BACKGROUND
-        load_layouts()
         root = BoxLayout(orientation="vertical")
-        self.screens = ScreenManager(transition=NoTransition())
-        for name in ("newgame", "table"):  # the others are built when first shown
-            self.screens.add_widget(SCREENS[name](name=name))
+        self.screens = ScreenManager(transition=NoTransition())  # each built when first shown
         self.status = StatusBar(simulated=self.settings_.simulated)
         root.add_widget(self.screens)
         root.add_widget(self.status)
         self.ready_text = (
-            _("Simulated table: no reader, mock buttons") if self.settings_.simulated else ""
+            _("Simulated table: scan drawer, mock buttons") if self.settings_.simulated else ""
         )
         self.status.text = self.ready_text
         self._building = True  # one redraw at the end, not one per notice
         try:
-            if self.controller.phase == "none":
+            if self.controller.phase == "none" and self.tschak_home() is None:
                 self.controller.resume_last()
+                if (
+                    self.controller.phase == "none"
+                    and self.controller.unresumable is None
+                    and self._last_game_is_tschak()
+                ):
+                    self.tschak.resume_last()
         finally:
             self._building = False
         self.show_screen(self.home_screen())
         return root
 
+    def _last_game_is_tschak(self) -> bool:
+        """Whether the table left a Tschak! game (its rules and screens are loaded only
+        then: a Clank! table's first frame does without them)."""
+        store = self.store
+        game = store.last_unfinished() or store.last_game()
+        return game is not None and store.game_row(game)["edition"] == "tschak"
+
     def on_start(self) -> None:
-        # the screen first: the reader and the buttons start just after the first frame
-        Clock.schedule_once(lambda dt: self._start_hardware(), 0.05)
+        # the screen first: the reader and the buttons start once the first frame is shown
+        from kivy.core.window import Window
+
+        def shown(*args: Any) -> None:
+            Window.unbind(on_flip=shown)
+            Clock.schedule_once(lambda dt: self._start_hardware())
+            Clock.schedule_once(lambda dt: self._settle(), 0.1)
+
+        Window.bind(on_flip=shown)
+
+    def _settle(self) -> None:
+        """Once the first frame is shown: the database's writer is made ready for the
+        first action (see companion.store.db), and what start-up built stays, so that
+        later garbage collections need not walk it."""
+        try:
+            self.store.db.load()
+        except StoreError as e:  # a full or read-only disk: said now, not at the first tap
+            self.status.text = e.localized()
         gc.collect()
-        gc.freeze()  # what start-up built stays: later collections need not walk it
+        gc.freeze()
 
     def on_stop(self) -> None:
         if self.worker is not None:
@@ -161,8 +187,9 @@ class CompanionApp(App):
             self.panel.close()
 
     def _start_hardware(self) -> None:
+        from companion.ui.simulated import SimulatedTable
         from hardware.gpio import Panel
-        from hardware.readers import ReaderWorker, make_reader
+        from hardware.readers import FakeReader, ReaderStatus, ReaderWorker, Scan, make_reader
 
         try:
             self.panel = Panel(
@@ -174,17 +201,29 @@ class CompanionApp(App):
         except Exception as e:  # noqa: BLE001 - the table plays on without buttons
             log.warning("no GPIO panel: %s", e)
             self.status.text = _("No buttons or LEDs: {reason}").format(reason=e)
-        if self.settings_.simulated:
-            return
-        device = make_reader(self.settings_.reader.spec)
+        reader = self.settings_.reader
+        device = make_reader(reader.spec)
+        table: SimulatedTable | None = None
+        if self.settings_.simulated and isinstance(device, FakeReader):
+            # the simulated table: the scan drawer lays stickers on this fake reader and
+            # the same worker as on the Pi reports them
+            table = SimulatedTable(
+                self.controller.registry, device, settle=reader.gone_after + reader.window
+            )
+        self.simulated_table = table
+
+        def scanned(scan: Scan) -> None:  # on the worker's thread
+            if table is not None:
+                table.reported(scan.uid)  # lifted: the next sticker can be laid
+            hand_over(lambda: self.on_scan(scan.uid))
+
+        def status(state: ReaderStatus, detail: str) -> None:
+            if table is not None and state not in (ReaderStatus.LOST, ReaderStatus.RECONNECTING):
+                return  # the fake reader is always there: the simulated table's notice stays
+            Clock.schedule_once(lambda dt: self._reader_status(state.value, detail))
+
         self.worker = ReaderWorker(
-            device,
-            lambda scan: hand_over(lambda: self.on_scan(scan.uid)),
-            lambda status, detail: Clock.schedule_once(
-                lambda dt: self._reader_status(status.value, detail)
-            ),
-            gone_after=self.settings_.reader.gone_after,
-            window=self.settings_.reader.window,
+            device, scanned, status, gone_after=reader.gone_after, window=reader.window
         )
         self.worker.start()
 
@@ -197,7 +236,24 @@ class CompanionApp(App):
 
     # ---------------------------------------------------------------- screens
     def home_screen(self) -> str:
-        return PHASE_SCREENS[self.controller.phase]
+        return self.tschak_home() or PHASE_SCREENS[self.controller.phase]
+
+    @property
+    def tschak(self) -> Any:
+        """The Tschak! controller (companion.tschak_control), made when first needed."""
+        if self._tschak is None:
+            from companion.ui.tschak import make_control
+
+            self._tschak = make_control(self)
+        return self._tschak
+
+    def tschak_home(self) -> str | None:
+        """The Tschak! screen of the game (or set-up) on the table; None without one."""
+        if self._tschak is None or not self._tschak.active:
+            return None
+        from companion.ui.tschak import PHASE_SCREENS as TSCHAK_HOME
+
+        return TSCHAK_HOME[self._tschak.phase]
 
     def screen(self, name: str) -> Any:
         if not self.screens.has_screen(name):
@@ -212,6 +268,9 @@ class CompanionApp(App):
     def redraw(self) -> None:
         """The current screen, from one view of the controller."""
         screen = self.screens.current_screen
+        if hasattr(screen, "show_tschak"):
+            screen.show_tschak(self.tschak.view())
+            return
         if hasattr(screen, "redraw"):
             view = self.controller.view()
             if view.players:
@@ -223,6 +282,11 @@ class CompanionApp(App):
         """Every tag the reader reports: the tags screen takes it while it listens."""
         if self.screens.current == "tags" and self.screen("tags").mode:
             self.screen("tags").scanned(uid)
+            return
+        if self.tschak_home() is not None or self.screens.current == "tschak_catalog":
+            from companion.ui.tschak import tschak_scan
+
+            tschak_scan(self, uid)
             return
         self.controller.scan(uid)
 
@@ -434,8 +498,25 @@ class CompanionApp(App):
         return ""
 
     def open_scan_drawer(self) -> None:
-        """The simulated reader: pick a component to 'scan' it."""
+        """The simulated reader: pick a component to 'scan' it. The pick lays its sticker
+        on the simulated table's fake reader, and the reader worker reports the scan as on
+        the Pi (the "No tag" entries are no scans). Without a simulated table (the app
+        built without starting its hardware, as the test harness does) the pick goes to the
+        controller at once."""
+        if self.tschak_home() is not None or self.screens.current == "tschak_catalog":
+            from companion.ui.tschak import open_tschak_drawer
+
+            open_tschak_drawer()
+            return
+        from companion.store.tags import Component
+        from companion.ui.simulated import SimulatedTable
+
         ctl = self.controller
+        table: SimulatedTable | None = getattr(self, "simulated_table", None)
+        scan: Callable[[Component], Any] = ctl.scan_component
+        scan_uid: Callable[[str], Any] = self.on_scan
+        if table is not None:
+            scan, scan_uid = table.pick, table.lay
         edition = ctl.edition
         entries: list[tuple[str, Callable[[], Any]]] = []
         if ctl.refill is not None:
@@ -444,12 +525,12 @@ class CompanionApp(App):
                 (_("No tag: dragon symbol"), lambda: ctl.reveal_untagged(True)),
             ]
         uid = "F" + secrets.token_hex(6).upper()[1:]
-        entries.append((_("A new, unknown tag"), lambda: self.on_scan(uid)))
+        entries.append((_("A new, unknown tag"), lambda: scan_uid(uid)))
         if ctl.phase in ("none", "abandoned"):
             entries += [
                 (
                     _("Badge: {colour}").format(colour=player_name(b.name)),
-                    partial(ctl.scan_component, b),
+                    partial(scan, b),
                 )  # fmt: skip
                 for b in _badges()
             ]
@@ -458,7 +539,7 @@ class CompanionApp(App):
             sets = ("starter", "reserve", "dungeon", "promo")
         tokens = ctl.phase == "playing"
         for c in catalog_components(edition, cards=sets, tokens=tokens):
-            entries.append((component_label(c), partial(ctl.scan_component, c)))
+            entries.append((component_label(c), partial(scan, c)))
         Picker(_("Scan drawer: tap what you would scan"), entries).open()
 
     def choose_binding(self, uid: str, *, rebind: bool, then: Callable[[str], None]) -> None:
@@ -491,8 +572,7 @@ class CompanionApp(App):
         """Change the language at once: the layouts are read again, the game stays."""
         set_language(language)
         current = self.screens.current
-        for name in KV_FILES:
-            Builder.unload_file(str(KV_DIR / name))
+        unload_layouts()
         window = self.root.get_root_window() if self.root is not None else None
         old = self.root
         self.root = self.build()
@@ -533,6 +613,6 @@ def configure_window(fullscreen: bool) -> None:
 
 def run_app(config_: Config, *, fullscreen: bool = False) -> int:
     configure_window(fullscreen)
-    with GameStore(config_.database) as store:
+    with GameStore(config_.database, later_schema=True) as store:
         CompanionApp(config_, store).run()
     return 0

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import qrcode
 from kivy.graphics import Color, Rectangle
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
+from companion.ui.layouts import Layout
+
 
 def qr_matrix(data: str) -> list[list[bool]]:
     """The modules of a QR code for ``data``, quiet zone included (error level M)."""
+    import qrcode  # when a code is first drawn: the first frame has none
+
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2)
     code.add_data(data)
     code.make(fit=True)
@@ -59,9 +62,11 @@ class QRButton(ButtonBehavior, QRCode):
     """A QR code that a finger can tap (to see it full screen)."""
 
 
-class ProofView(ModalView):
+class ProofView(Layout, ModalView):
     """The verification data full screen: the QR code as large as the screen allows (a
     phone reads it at arm's length), the revealed server seed and the chain head in full."""
+
+    layouts = ("scoring.kv",)
 
     data = StringProperty("")
     seed_text = StringProperty("")

@@ -24,6 +24,7 @@ from companion.history import Fairness, GameHistory, Record
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.charts import Bar, BarData, LineData, Series
 from companion.ui.colours import colour, letter
+from companion.ui.layouts import Layout
 from companion.ui.screens import edition_title, part_name
 
 RAGE = (0.85, 0.3, 0.2, 1)
@@ -208,8 +209,10 @@ def game_charts(h: GameHistory) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ the screens
-class ReportScreen(Screen):
+class ReportScreen(Layout, Screen):
     """One game in charts: a button per chart, the audit, back."""
+
+    layouts = ("report.kv",)
 
     game = ObjectProperty(None, allownone=True)
     back_to = StringProperty("pastgames")
@@ -269,8 +272,10 @@ class ReportScreen(Screen):
         App.get_running_app().show_screen(self.back_to)
 
 
-class StatsScreen(Screen):
+class StatsScreen(Layout, Screen):
     """Every game of the database: the draws' fairness, wins by colour and seat."""
+
+    layouts = ("report.kv",)
 
     shown = StringProperty("fairness")
     fairness_text = StringProperty("")

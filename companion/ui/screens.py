@@ -38,6 +38,7 @@ from companion.i18n import N_, Msg, _, ed_, localized, ngettext, pgettext, playe
 from companion.pin import MAX_DIGITS, Lockout, hash_pin
 from companion.store.tags import BulkEnrollment, Component, TagError, components, resolve
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.layouts import Layout
 from companion.ui.qr import ProofView
 from companion.view import DrawView, GameSummary, Offer, TableView
 from hardware.readers import READERS
@@ -89,8 +90,10 @@ def export_folder() -> Path:
 
 
 # --------------------------------------------------------------------- pop-ups
-class Picker(ModalView):
+class Picker(Layout, ModalView):
     """A scrolling list of big buttons; the chosen entry's callback runs on release."""
+
+    layouts = ("popups.kv",)
 
     title = StringProperty("")
 
@@ -112,9 +115,11 @@ class Picker(ModalView):
         action()
 
 
-class Confirm(ModalView):
+class Confirm(Layout, ModalView):
     """A question before something that cannot be taken back: one tap never does it.
     "Cancel" and the action, far apart; the action runs on release."""
+
+    layouts = ("popups.kv",)
 
     question = StringProperty("")
     note = StringProperty("")
@@ -139,11 +144,13 @@ class Confirm(ModalView):
         self.action()
 
 
-class UntaggedPicker(ModalView):
+class UntaggedPicker(Layout, ModalView):
     """A revealed card without a tag: the edition's dungeon cards to pick from, with a
     search field (the on-screen keyboard in the kiosk), and at the top the two quick
     choices that only say whether the card shows the dragon-attack symbol. A picked card
     is revealed as if scanned: its Danger and its Arrive count."""
+
+    layouts = ("popups.kv",)
 
     title = StringProperty("")
     query = StringProperty("")
@@ -276,8 +283,10 @@ def docked_keyboard_height() -> float:
 
 
 # --------------------------------------------------------------------- opening
-class OpeningScreen(Screen):
+class OpeningScreen(Layout, Screen):
     """Set-up checklist, the commitment (text and QR), the opening row, the seed words."""
+
+    layouts = ("opening.kv",)
 
     checklist = StringProperty("")
     commitment = StringProperty("")
@@ -321,10 +330,12 @@ class OpeningScreen(Screen):
 
 
 # --------------------------------------------------------------------- scoring
-class ScoringScreen(Screen):
+class ScoringScreen(Layout, Screen):
     """The end as an event: the winner first and large, each player's total on their
     button, the chosen player's breakdown and deck (scanned or added by hand), and the
     verification data as a QR code that a tap shows full screen."""
+
+    layouts = ("scoring.kv",)
 
     player = StringProperty("")
     winner_text = StringProperty("")
@@ -534,9 +545,14 @@ def edition_title(edition: str) -> str:
     return titles.get(edition, edition)
 
 
-class AuditScreen(Screen):
+class AuditScreen(Layout, Screen):
     """Every draw of a game, the chain head to photograph, Verify and Export: of the
     game on the table (``game`` None), or of a past game chosen from Past games."""
+
+    layouts = (
+        "scoring.kv",
+        "audit.kv",
+    )
 
     game = ObjectProperty(None, allownone=True)
     back_to = StringProperty("")  # the screen that opened it ("": the game's own)
@@ -665,9 +681,11 @@ def _on_stick(folder: Path) -> bool:
     return folder.parts[:2] in (("/", "media"), ("/", "run"))
 
 
-class PastGamesScreen(Screen):
+class PastGamesScreen(Layout, Screen):
     """Every game in the database, newest first: when, which box, who played, who won,
     and how it ended. A tap opens that game's ranking and audit."""
+
+    layouts = ("audit.kv",)
 
     summary = StringProperty("")
 
@@ -715,8 +733,10 @@ def past_game_text(g: GameSummary) -> str:
 
 
 # ------------------------------------------------------------------------ tags
-class TagsScreen(Screen):
+class TagsScreen(Layout, Screen):
     """Enroll one tag, walk a whole box (bulk), or re-bind a tag: the next scan is ours."""
+
+    layouts = ("tags.kv",)
 
     mode = StringProperty("")  # "", "enroll", "rebind", "bulk"
     prompt = StringProperty("")
@@ -807,10 +827,12 @@ class TagsScreen(Screen):
 
 
 # -------------------------------------------------------------------- settings
-class PinPad(ModalView):
+class PinPad(Layout, ModalView):
     """The admin PIN, asked before Settings open (and before a tag is re-bound during a
     game). Typed, then OK: the app's ``Lockout`` counts wrong PINs, and while it holds
     the pad after too many the keys take nothing and the pad says how long to wait."""
+
+    layouts = ("settings.kv",)
 
     entered = StringProperty("")
     message = StringProperty("")
@@ -940,9 +962,11 @@ def reader_label(spec: str) -> str:
     return _("{reader} on {port}").format(reader=name, port=port) if port else name
 
 
-class SettingsScreen(Screen):
+class SettingsScreen(Layout, Screen):
     """For people: the language (the chosen one marked), the reader picked from a list,
     the pins in a table with their names; no file paths, no internal keys."""
+
+    layouts = ("settings.kv",)
 
     message = StringProperty("")
     language = StringProperty("")

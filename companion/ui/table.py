@@ -28,6 +28,7 @@ from kivy.uix.screenmanager import Screen
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.cached import Cached
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.layouts import Layout
 from companion.ui.odds import HEART, SKULL, percent
 from companion.view import PlayerView, TableView
 
@@ -38,12 +39,15 @@ def _tint(rgba: tuple[float, ...] | list[float], amount: float) -> list[float]:
     return [base[i] + (rgba[i] - base[i]) * amount for i in range(3)] + [1]
 
 
-class RageCell(Label):
+class RageCell(Layout, Label):
+    layouts = ("table.kv",)
     current = BooleanProperty(False)
 
 
-class BagChip(Label):
+class BagChip(Layout, Label):
     """One kind of cube in the bag: its colour, its letter and how many."""
+
+    layouts = ("table.kv",)
 
     kind = StringProperty("")
     swatch = ListProperty([1, 1, 1, 1])
@@ -54,9 +58,11 @@ class Figures(ButtonBehavior, BoxLayout):
     """The big figures of a panel: a tap shows the odds of the next draw."""
 
 
-class PlayerPanel(BoxLayout):
+class PlayerPanel(Layout, BoxLayout):
     """A player's panel, in the player's colour: cubes in the Clank! area and health in
     big numerals, gold and artifacts, and the buttons that change them."""
+
+    layouts = ("table.kv",)
 
     player = StringProperty("")
     letter = StringProperty("")
@@ -129,15 +135,18 @@ class PlayerPanel(BoxLayout):
             self.risk_colour = [0.85, 0.87, 0.9, 1]
 
 
-class RowCard(Button):
+class RowCard(Layout, Button):
     """A card of the dungeon row: tap it when it leaves the row (bought, defeated, used)."""
+
+    layouts = ("table.kv",)
 
     card = StringProperty("")
     danger = BooleanProperty(False)
     revealed = BooleanProperty(False)
 
 
-class TableScreen(Screen):
+class TableScreen(Layout, Screen):
+    layouts = ("table.kv",)
     view = ObjectProperty(None, allownone=True)
     next_attack = StringProperty("0")
     attack_note = StringProperty("")

@@ -25,6 +25,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from companion.i18n import _, localized, ned_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.layouts import Layout
 from companion.view import AttackEvent, HurtView
 
 
@@ -45,7 +46,7 @@ _register_fonts()
 SEAT_COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
 
 
-class StatusBar(BoxLayout):
+class StatusBar(Layout, BoxLayout):
     text = StringProperty("")
     simulated = BooleanProperty(False)
 
@@ -127,7 +128,8 @@ def edition() -> str:
     return app.controller.edition if app is not None else "clank"
 
 
-class NewGameScreen(Screen):
+class NewGameScreen(Layout, Screen):
+    layouts = ("newgame.kv",)
     edition = StringProperty("clank")
     seats = ListProperty([])
     seats_text = StringProperty("")
@@ -201,19 +203,29 @@ class NewGameScreen(Screen):
             shown = player_name(button.colour_name, capital=True)
             button.text = f"{seat}. {shown}" if seat else shown
         count = len(self.seats)
-        self.can_start = 2 <= count <= 6
+        tschak = self.edition == "tschak"
+        self.can_start = 2 <= count <= (4 if tschak else 6)
         self.seats_text = (
             ",  ".join(f"{i}. {player_name(s)}" for i, s in enumerate(self.seats, start=1))
             if self.seats
             else _("No seats yet")
         )
         self.message = (
-            _("5-6 players play with the Adventuring Party")
+            _("Tschak! is for 2 to 4 players")
+            if tschak and count > 4
+            else _("5-6 players play with the Adventuring Party")
             if count > 4
             else _("Tap the colours in seat order (or scan player badges). First player first.")
         )
 
+    def on_edition(self, *args: Any) -> None:
+        if "colours" in self.ids:  # Tschak! seats 2 to 4
+            self.on_seats()
+
     def start(self) -> None:
+        if self.edition == "tschak":  # its set-up first: the settings, the card catalog
+            App.get_running_app().tschak.prepare(list(self.seats))
+            return
         options = {"edition": self.edition, "players": list(self.seats)}
         if len(self.seats) > 4:
             options["party"] = True
@@ -308,15 +320,19 @@ def _ghost(x: float, y: float, side: float) -> tuple[float, ...]:
     return pale
 
 
-class BagCount(BoxLayout):
+class BagCount(Layout, BoxLayout):
     """One kind of cube in the bag before the draw: a small cube and how many."""
+
+    layouts = ("attack.kv",)
 
     kind = StringProperty("")
     count = StringProperty("")
 
 
-class VerdictLine(BoxLayout):
+class VerdictLine(Layout, BoxLayout):
     """One player after the attack: damage taken and health left, or knocked out."""
+
+    layouts = ("attack.kv",)
 
     kind = StringProperty("")
     letter_text = StringProperty("")
@@ -333,10 +349,12 @@ class VerdictLine(BoxLayout):
         self.ink = list(text_colour(self.kind))
 
 
-class AttackView(ModalView):
+class AttackView(Layout, ModalView):
     """The dragon attack as an event: the bag's counts, then the cubes drawn one at a
     time, large and in the middle; the verdict (each player's damage, health left,
     knock-outs) only once the last cube is shown, and then one plain Continue."""
+
+    layouts = ("attack.kv",)
 
     title = StringProperty("")
     nonce_text = StringProperty("")

@@ -1,0 +1,518 @@
+"""The Tschak! touchscreen, driven by simulated touches and scans at 800x480 (offscreen),
+in every language: the new-game screen offers Tschak!, the set-up shows every setting,
+the catalog check corrects a card, a tower is set out, teams are laid on the reader card
+by card (or tapped), the verdict says who takes what and why, the trophies, the piles
+checked at the end, the winner and the breakdown.
+
+With CLANK_SCREENSHOTS=<folder> every step is saved there as tschak-<lang>-<nn>-<step>.png
+(``./dev screenshots`` does that).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("KIVY_WINDOW", "sdl2")
+from kivy.config import Config as KivyConfig  # noqa: E402
+
+KivyConfig.set("graphics", "width", "800")
+KivyConfig.set("graphics", "height", "480")
+
+from kivy.uix.label import Label  # noqa: E402
+
+from companion.config import AppConfig, Config  # noqa: E402
+from companion.i18n import _, pgettext, player_name  # noqa: E402
+from companion.store.tags import Component  # noqa: E402
+from companion.ui.harness import Harness  # noqa: E402
+
+SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
+LANGUAGES = ["en", "ru", "uk", "es"]
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "tschak-3-players.jsonl"
+NAMES = {"anna": "red", "boris": "blue", "vera": "green"}
+
+
+def renamed(value):
+    if isinstance(value, dict):
+        return {NAMES.get(k, k): renamed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v) for v in value]
+    return NAMES.get(value, value) if isinstance(value, str) else value
+
+
+ACTIONS = [renamed(json.loads(line)) for line in EXAMPLE.read_text().splitlines()[1:] if line]
+
+
+@pytest.fixture
+def harnesses():
+    made: list[Harness] = []
+    yield made
+    for ui in made:
+        ui.close()
+
+
+def open_ui(tmp_path: Path, made: list[Harness], language: str = "en") -> Harness:
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    made.append(ui)
+    return ui
+
+
+class Shots:
+    def __init__(self, ui: Harness, language: str, prefix: str = "tschak") -> None:
+        self.ui, self.language, self.prefix, self.n = ui, language, prefix, 0
+
+    def __call__(self, step: str) -> None:
+        self.n += 1
+        assert_readable(self.ui)
+        if SHOTS is not None:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            name = f"{self.prefix}-{self.language}-{self.n:02d}-{step}.png"
+            self.ui.screenshot(SHOTS / name)
+
+
+def shown(w) -> bool:
+    if w.get_root_window() is None or w.width <= 1 or w.height <= 1:
+        return False
+    node = w
+    while node is not None and node is not w.get_root_window():
+        if node.opacity <= 0:
+            return False
+        node = node.parent
+    return True
+
+
+def scrolled_away(w) -> bool:
+    """A widget of a scrolling list outside its view (the list scrolls to it)."""
+    from kivy.uix.scrollview import ScrollView
+
+    node = w.parent
+    while node is not None and node is not w.get_root_window():
+        if isinstance(node, ScrollView):
+            sx, sy = node.to_window(node.x, node.y)
+            x, y = w.to_window(w.x, w.y)
+            return y < sy - 1 or y + w.height > sy + node.height + 1
+        node = node.parent
+    return False
+
+
+def natural(w: Label, text_size) -> tuple[float, float]:
+    """The size the label's text takes laid out within ``text_size`` (None: unbounded)."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.core.text.markup import MarkupLabel
+
+    options = {k: getattr(w, k) for k in Label._font_properties if hasattr(w, k)}
+    options.update(text=w.text, text_size=text_size, shorten=False)
+    core = (MarkupLabel if w.markup else CoreLabel)(**options)
+    core.refresh()
+    return core.content_size
+
+
+def overflow(w: Label) -> str:
+    """What of a label's text does not fit it ("" when all of it does)."""
+    tw, th = w.text_size
+    if w.shorten:
+        return ""
+    if tw is None:
+        need_w, need_h = natural(w, (None, None))
+        if need_w > w.width + 2 or need_h > w.height + 2:
+            return f"{need_w:.0f}x{need_h:.0f} in {w.width:.0f}x{w.height:.0f}"
+        return ""
+    need_h = natural(w, (tw, None))[1]
+    if need_h > (th if th is not None else w.height) + 2 or tw > w.width + 2:
+        return f"{need_h:.0f} px high in {w.height:.0f}"
+    return ""
+
+
+def assert_readable(ui: Harness) -> None:
+    """Every visible text fits its widget whole (none clipped), at 16 px or more; the
+    figures the table looks for (a strength, gold, a card's number) at 36 px or more."""
+    ui.frames(2)
+    window = ui.window
+    problems = []
+    for w in ui.widgets():
+        if not isinstance(w, Label) or not w.text.strip() or not shown(w) or scrolled_away(w):
+            continue
+        w.texture_update()
+        x, y = w.to_window(w.x, w.y)
+        if x < -1 or y < -1 or x + w.width > window.width + 1 or y + w.height > window.height + 1:
+            problems.append(f"off screen: {w.text!r}")
+        wrong = overflow(w)
+        if wrong:
+            problems.append(f"clipped {w.text!r}: {wrong}")
+        if w.font_size < 16:
+            problems.append(f"too small ({w.font_size}): {w.text!r}")
+    assert not problems, "\n".join(problems)
+
+
+def chips(ui: Harness, notation: str | None = None, empty: bool = False) -> list:
+    from companion.ui.tschak import CardChip
+
+    found = []
+    for w in ui.widgets():
+        if not isinstance(w, CardChip) or not shown(w):
+            continue
+        if empty and w.notation == "" or notation is not None and w.notation == notation:
+            found.append(w)
+    return found
+
+
+def drawer(ui: Harness, *notations: str) -> None:
+    """Scan cards through the simulated reader's drawer."""
+    for notation in notations:
+        ui.tap(_("Scan drawer"))
+        ui.tap(chips(ui, notation)[0])
+
+
+def enroll_box(ui: Harness) -> dict[str, str]:
+    """A sticker on every card of the box (as ``tags enroll`` binds them); a face's
+    first sticker, by notation."""
+    from companion.tschak.cards import shipped_catalog
+
+    registry = ui.app.controller.registry
+    first: dict[str, str] = {}
+    for i, row in enumerate(shipped_catalog().rows):
+        uid = f"04C0{i:010X}"
+        registry.bind(uid, Component("card", "tschak", row.id))
+        first.setdefault(row.card.notation, uid)
+    return first
+
+
+def reader(ui: Harness, stickers: dict[str, str], *notations: str) -> None:
+    """Lay cards on the reader, one after the other."""
+    for notation in notations:
+        ui.app.on_scan(stickers[notation])
+        ui.frames(1)
+
+
+def tap_pick(ui: Harness, slot, notation: str) -> None:
+    """Tap a slot, then the card in the picker that opens."""
+    ui.tap(slot)
+    ui.tap(chips(ui, notation)[0])
+
+
+def panel(ui: Harness, player: str):
+    from companion.ui.tschak import TeamPanel
+
+    return next(w for w in ui.widgets() if isinstance(w, TeamPanel) and w.player == player)
+
+
+def empty_slot(ui: Harness, player: str):
+    from companion.ui.tschak import CardChip
+
+    return next(w for w in panel(ui, player).walk() if isinstance(w, CardChip) and w.notation == "")
+
+
+def colour_button(ui: Harness, name: str):
+    screen = ui.app.screens.get_screen("newgame")
+    return next(b for b in screen.ids.colours.children if b.colour_name == name)
+
+
+# ------------------------------------------------------------------ the game
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
+    ui = open_ui(tmp_path, harnesses, language)
+    shot = Shots(ui, language)
+    tschak = ui.app.tschak
+    # the new-game screen offers Tschak! (2 to 4 players)
+    ui.tap(pgettext("edition", "Tschak!"))
+    for name in ("red", "blue", "green"):
+        ui.tap(colour_button(ui, name))
+    shot("new-game")
+    ui.tap(_("Start game"))
+    assert ui.app.screens.current == "tschak_setup"
+    assert tschak.pending["players"] == ["red", "blue", "green"]
+    shot("setup")
+    # every setting shown with its default; a tap changes one
+    setup = ui.app.screens.get_screen("tschak_setup")
+    rows = {row.key: row for row in setup.ids.settings.children if hasattr(row, "key")}
+    assert len(rows) == 15
+    ui.tap(rows["final_tie_monsters"].ids.value)
+    shot("setup-choices")
+    ui.tap(pgettext("tschak setting", "after the elixir"))
+    assert tschak.pending["settings"] == {"final_tie_monsters": "after_elixir"}
+    rows = {row.key: row for row in setup.ids.settings.children if hasattr(row, "key")}
+    assert rows["final_tie_monsters"].changed
+    # the catalog check: the first card, its number changed and changed back, confirmed
+    ui.tap(_("Check the cards"))
+    assert ui.app.screens.current == "tschak_catalog"
+    check = ui.app.screens.get_screen("tschak_catalog")
+    assert check.figure == "2" and not check.checked
+    ui.tap("5")
+    assert check.figure == "5"
+    shot("catalog-check")
+    ui.tap("2")
+    ui.tap("\u2713 " + _("Right: next"))
+    assert tschak.check.confirmed("mage_01") and tschak.check.current_id == "mage_02"
+    assert tschak.check.card("mage_01").notation == "M2s"
+    ui.tap(_("Back"))
+    assert ui.app.screens.current == "tschak_setup"
+    ui.tap(_("Start the game"))
+    assert ui.app.screens.current == "tschak_tower"
+    assert tschak.game.settings.final_tie_monsters == "after_elixir"
+    # tower 1: monsters scanned (the simulated reader's drawer, the reader), treasures tapped
+    stickers = enroll_box(ui)
+    tower = ACTIONS[0]
+    drawer(ui, tower["monsters"][0])
+    reader(ui, stickers, *tower["monsters"][1:])
+    tower_screen = ui.app.screens.get_screen("tschak_tower")
+    floors = list(reversed(tower_screen.ids.floors.children))  # floor 3 first
+    tap_pick(ui, floors[2].children[0], tower["treasures"][0])  # floor 1's treasure
+    shot("tower")
+    tap_pick(ui, floors[1].children[0], tower["treasures"][1])
+    tap_pick(ui, floors[0].children[0], tower["treasures"][2])
+    ui.tap(_("Set out tower {tower}").format(tower=1))
+    assert ui.app.tschak.snapshot()["towers"][0]["monsters"] == tower["monsters"]
+    assert ui.app.screens.current == "tschak_floor"
+    # floor 1: red's team scanned, blue's tapped (two mages first: a misplay, swapped),
+    # green's laid on the reader with stickers
+    teams = ACTIONS[1]["teams"]
+    reader(ui, stickers, *teams["red"])
+    assert tschak.teams["red"] == teams["red"] and tschak.selected == "blue"
+    tap_pick(ui, empty_slot(ui, "blue"), "Mc")
+    tap_pick(ui, empty_slot(ui, "blue"), "M3")
+    assert panel(ui, "blue").misplay_text == _("Misplay: penalty")
+    shot("floor-misplay")
+    ui.tap(chips(ui, "M3")[0])  # taken back
+    ui.tap(panel(ui, "blue").children[0])  # not a misplay after all
+    assert "blue" not in tschak.misplays
+    tap_pick(ui, empty_slot(ui, "blue"), "W3")
+    tap_pick(ui, empty_slot(ui, "blue"), "D3x")
+    reader(ui, stickers, *teams["green"])
+    assert tschak.teams == teams
+    shot("floor")
+    ui.tap(_("Resolve floor {floor}").format(floor=1))
+    assert ui.app.screens.current == "tschak_verdict"
+    verdict = ui.app.screens.get_screen("tschak_verdict")
+    record = ui.app.tschak.snapshot()["floors"][0]
+    assert record["treasure"] == {"card": "ring", "to": "green"}
+    assert record["monster"] == {"card": "monster:3", "to": "blue"}
+    strengths = {c.name_text: c.strength for c in verdict.ids.columns.children}
+    assert strengths == {
+        player_name("red", capital=True): "6",
+        player_name("blue", capital=True): "6",
+        player_name("green", capital=True): "14",
+    }
+    assert len(verdict.reasons.split("\n")) == 2
+    shot("verdict")
+    # floors 2 and 3 on the reader
+    for number in (2, 3):
+        ui.tap(verdict.continue_text)
+        for player, cards in ACTIONS[number]["teams"].items():
+            ui.tap(panel(ui, player).children[-1])  # its name: the next scans are its
+            reader(ui, stickers, *cards)
+        ui.tap(_("Resolve floor {floor}").format(floor=number))
+    shot("verdict-floor-3")
+    ui.tap(verdict.continue_text)
+    assert ui.app.screens.current == "tschak_floor" and tschak.phase == "trophies"
+    for player, card in ACTIONS[4]["last"].items():
+        tap_pick(ui, empty_slot(ui, player), card)
+    shot("trophies")
+    ui.tap(_("Award the trophies"))
+    assert ui.app.tschak.snapshot()["trophies"][0]["gold"] == {"red": 2, "blue": 3, "green": 0}
+    shot("trophy-verdict")
+    ui.tap(verdict.continue_text)
+    assert ui.app.screens.current == "tschak_tower"
+    # towers 2 to 4 as the table played them (straight to the controller), then the last
+    # trophies on screen
+    for action in ACTIONS[5:-2]:
+        assert tschak.do(action) is not None, tschak.last
+    ui.app.show_screen(ui.app.home_screen())
+    assert tschak.phase == "trophies"
+    ui.tap(_("Award the trophies"))  # every last card is known from the tracked hands
+    assert ui.app.screens.current == "tschak_verdict"
+    ui.tap(_("Next: the scores"))
+    assert ui.app.screens.current == "tschak_final"
+    # the end: each player scans their two piles
+    final = ui.app.screens.get_screen("tschak_final")
+    piles = {p.player: p for p in final.ids.piles.children}
+    ui.tap(piles["blue"])
+    blue = ui.app.tschak.snapshot()["players"]["blue"]
+    reader(ui, stickers, *blue["monsters"], *blue["treasures"])
+    piles = {p.player: p for p in final.ids.piles.children}
+    assert piles["blue"].status == "match"
+    ui.tap(piles["green"])
+    green = ui.app.tschak.snapshot()["players"]["green"]
+    drawer(ui, green["monsters"][0])
+    reader(ui, stickers, green["treasures"][0])
+    piles = {p.player: p for p in final.ids.piles.children}
+    assert piles["green"].status == "partial"
+    shot("piles")
+    ui.tap(_("Show the result"))
+    assert final.revealed
+    assert final.winner_text == _("{player} wins with {n} VP").format(
+        player=player_name("red", capital=True), n=15
+    )
+    shot("result")
+    # the elixir's use, chosen: red keeps the troglodyte after all
+    elixir = next(w for w in final.ids.table.children if hasattr(w, "background"))
+    ui.tap(elixir)
+    shot("elixir")
+    ui.tap(_("{choice}: {n} VP").format(choice=_("unused"), n=10))
+    assert ui.app.tschak.snapshot()["players"]["red"]["score"] == 10
+    ui.tap(_("Close the game"))
+    ui.tap(_("Yes, close the game"))
+    assert ui.app.screens.current == "newgame" and not tschak.active
+
+
+# ------------------------------------------------------------------ 2 and 4 players
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_four_and_two_players_fit_the_screen(tmp_path, harnesses, language):
+    ui = open_ui(tmp_path, harnesses, language)
+    shot = Shots(ui, language, prefix="tschak-seats")
+    tschak = ui.app.tschak
+    for players in (["red", "yellow", "green", "blue"], ["purple", "orange"]):
+        assert tschak.prepare(players)
+        assert tschak.start()
+        ui.frames(2)
+        for card in ["monster:5", "troglodyte", "monster:2", "cursed:3", "war_trophy", "chest:5"]:
+            tschak.scan_card(card)
+        ui.tap(_("Set out tower {tower}").format(tower=1))
+        hands = [["M4s", "W5a", "D2x"], ["Mc", "W6", "A"], ["M5", "W2", "D4a"], ["M3s", "W1a"]]
+        for player, cards in zip(players, hands, strict=False):
+            for card in cards:
+                tschak.add_card(card, player)
+        tschak.toggle_scores()  # the table turned the running totals on
+        floor = ui.app.screens.get_screen("tschak_floor")
+        assert floor.totals.startswith(_("Running totals (VP): {scores}").split("{")[0])
+        shot(f"floor-{len(players)}")
+        tschak.toggle_scores()
+        if len(players) == 4:
+            tschak.add_card("D1u", "blue")
+        ui.tap(_("Resolve floor {floor}").format(floor=1))
+        assert ui.app.screens.current == "tschak_verdict"
+        shot(f"verdict-{len(players)}")
+        tschak.abandon()
+        ui.frames(2)
+        assert ui.app.screens.current == "newgame"
+
+
+# ------------------------------------------------------------------ more of the table
+def test_a_tie_the_rules_cannot_break_is_asked_on_screen(tmp_path, harnesses):
+    ui = open_ui(tmp_path, harnesses)
+    tschak = ui.app.tschak
+    tschak.prepare(["red", "blue"])
+    ui.frames(2)
+    setup = ui.app.screens.get_screen("tschak_setup")
+    rows = {row.key: row for row in setup.ids.settings.children if hasattr(row, "key")}
+    ui.tap(rows["check_cards"].ids.value)
+    ui.tap(pgettext("tschak setting", "no"))
+    ui.tap(_("Start the game"))
+    for card in ["monster:3", "troglodyte", "monster:1", "chest:4", "ring", "elixir"]:
+        tschak.scan_card(card)
+    ui.tap(_("Set out tower {tower}").format(tower=1))
+    for player in ("red", "blue"):
+        for card in ["Mc", "W5a", "D3u"]:
+            tschak.add_card(card, player)
+    ui.frames(2)
+    before = ui.app.tschak.snapshot()
+    ui.tap(_("Resolve floor {floor}").format(floor=1))
+    assert ui.app.tschak.snapshot() == before  # nothing decided yet: the table says
+    Shots(ui, "en", prefix="tschak-tie")("question")
+    ui.tap("Blue")
+    assert ui.app.tschak.snapshot()["floors"][0]["treasure"]["to"] == "blue"
+    assert ui.app.screens.current == "tschak_verdict"
+
+
+def test_undo_on_screen_takes_back_a_card_then_the_floor(tmp_path, harnesses):
+    ui = open_ui(tmp_path, harnesses)
+    tschak = ui.app.tschak
+    tschak.prepare(["red", "blue"])
+    tschak.start()
+    for card in ["monster:3", "troglodyte", "monster:1", "chest:4", "ring", "elixir"]:
+        tschak.scan_card(card)
+    tschak.set_out_tower()
+    ui.frames(2)
+    for player, cards in {"red": ["M4s", "W3", "D2x"], "blue": ["M4", "W3a", "D2u"]}.items():
+        for card in cards:
+            tschak.add_card(card, player)
+    ui.frames(2)
+    ui.tap("Resolve floor 1")
+    assert ui.app.screens.current == "tschak_verdict"
+    ui.tap("Undo")
+    assert ui.app.screens.current == "tschak_floor" and ui.app.tschak.snapshot()["floors"] == []
+    assert ui.find("Undo: floor 1 of tower 1 taken back: correct the teams")
+    assert len(chips(ui, "D2u")) == 1  # the teams are back on screen
+    ui.tap("Undo")
+    assert chips(ui, "D2u") == [] and tschak.teams["blue"] == ["M4", "W3a"]
+
+
+def test_a_fresh_screen_shows_what_the_live_one_shows(tmp_path, harnesses):
+    """The screen is a function of the controller's view."""
+    from companion.ui.tschak import SCREEN_CLASSES
+
+    ui = open_ui(tmp_path, harnesses)
+    tschak = ui.app.tschak
+    tschak.prepare(["red", "blue", "green"])
+    tschak.start()
+    ui.frames(2)
+
+    def texts(widget) -> list[str]:
+        return sorted(
+            str(w.text)
+            for w in widget.walk(restrict=True)
+            if isinstance(getattr(w, "text", None), str)
+        )
+
+    for step, action in enumerate(ACTIONS[:6]):
+        if action["do"] == "tower":
+            for card in [*action["monsters"], *action["treasures"]]:
+                tschak.scan_card(card)
+            tschak.set_out_tower()
+        elif action["do"] == "floor":
+            for player, cards in action["teams"].items():
+                for card in cards[:2]:
+                    tschak.add_card(card, player)
+            ui.frames(2)
+            self_check(ui, texts, SCREEN_CLASSES, step)
+            for player, cards in action["teams"].items():
+                tschak.add_card(cards[2], player)
+            tschak.resolve_floor()
+            ui.frames(2)
+            self_check(ui, texts, SCREEN_CLASSES, step)
+            tschak.go_on()
+        else:
+            for player, card in action["last"].items():
+                tschak.add_card(card, player)
+            ui.frames(2)
+            self_check(ui, texts, SCREEN_CLASSES, step)
+            tschak.resolve_trophies()
+            ui.frames(2)
+            self_check(ui, texts, SCREEN_CLASSES, step)
+            tschak.go_on()
+        ui.frames(2)
+        self_check(ui, texts, SCREEN_CLASSES, step)
+
+
+def self_check(ui, texts, classes, step) -> None:
+    live = ui.app.screens.current_screen
+    fresh = classes[live.name](name=live.name + "-fresh")
+    fresh.show_tschak(ui.app.tschak.view())
+    assert texts(fresh) == texts(live), f"step {step}: {live.name}"
+
+
+def test_a_restart_comes_back_to_the_same_tschak_screen(tmp_path):
+    db = tmp_path / "games.db"
+    first = Harness(db)
+    try:
+        tschak = first.app.tschak
+        tschak.prepare(["red", "blue"])
+        tschak.start()
+        for card in ["monster:3", "troglodyte", "monster:1", "chest:4", "ring", "elixir"]:
+            tschak.scan_card(card)
+        tschak.set_out_tower()
+        tschak.add_card("M4s", "red")
+        before = first.app.tschak.snapshot()
+    finally:
+        first.close()
+    again = Harness(db)
+    try:
+        assert again.app.screens.current == "tschak_floor"
+        assert again.app.tschak.snapshot() == before
+        assert again.app.tschak.teams == {"red": ["M4s"]}
+        assert len(chips(again, "M4s")) == 1
+    finally:
+        again.close()
