@@ -45,3 +45,19 @@ def test_quick_start_has_exactly_the_two_commands():
     quick = README.split("## Quick start", 1)[1].split("##", 1)[0]
     commands = [line.strip() for line in quick.splitlines() if line.startswith("    ./")]
     assert [c.split("#")[0].strip() for c in commands] == ["./dev app", "./dev test"]
+
+
+def test_every_picture_the_readme_shows_is_in_the_repository():
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    pictures = sorted(set(re.findall(r"\]\((docs/[^)\s]+\.png)\)", README)))
+    assert pictures, "the README shows no picture"
+    git = shutil.which("git")
+    tracked = subprocess.run(
+        [git or "true", "ls-files", "--", *pictures], cwd=root, capture_output=True, text=True
+    )
+    if git and tracked.returncode == 0:  # a checkout: each one committed, not only on disk
+        assert sorted(tracked.stdout.split()) == pictures
+    assert [p for p in pictures if not (root / p).is_file()] == []
