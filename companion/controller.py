@@ -605,8 +605,10 @@ class Controller:
         return self.registry.lookup(uid)
 
     def bulk_enrollment(self, edition: str) -> BulkEnrollment:
-        """Walk a box's dungeon cards, binding each scanned tag to the next card."""
-        return BulkEnrollment(self.registry, components(edition, ("card",), ("dungeon",)))
+        """Walk a box's dungeon cards (Tschak!: every card), binding each scanned tag to
+        the next card."""
+        sets = () if edition == TSCHAK else ("dungeon",)
+        return BulkEnrollment(self.registry, components(edition, ("card",), sets))
 
     def tag_count(self) -> int:
         return len(self.registry.bindings())

@@ -318,6 +318,28 @@ def test_an_unknown_tag_is_enrolled_from_the_screen(ui):
     assert ui.app.screens.current == "newgame"
 
 
+def test_tschak_cards_get_their_tags_on_the_tags_screen(ui):
+    ui.app.show_screen("tags")
+    ui.tap("Tschak!")
+    tags = ui.app.screens.get_screen("tags")
+    assert tags.edition == "tschak"
+    ui.tap("Bulk: every card")
+    assert tags.prompt.startswith("1 of 68")
+    ui.app.on_scan("04000000000002")
+    first = ui.app.controller.registry.lookup("04000000000002")
+    assert first is not None and first.edition == "tschak"
+    assert tags.prompt.startswith(f"04000000000002 is {first.localized()}\n2 of 68")
+    ui.tap("Stop")
+    shot(ui, "12-tags-tschak")
+    ui.tap("Enroll a tag")
+    ui.app.on_scan("04000000000003")  # a card chosen in words, as on its face
+    ui.frames(2)
+    ui.tap("troglodyte")
+    card = ui.app.controller.registry.lookup("04000000000003")
+    assert card is not None and card.edition == "tschak"
+    assert card.localized() == "card troglodyte (Tschak!)"
+
+
 def test_settings_open_only_with_the_admin_pin(ui, tmp_path, monkeypatch):
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
     ui.app.ask_pin()

@@ -96,11 +96,16 @@ class _TschakCard(str):
     __slots__ = ()
 
     def localized(self, edition: str | None = None) -> str:
-        from companion.tschak.cards import shipped_catalog
-        from companion.tschak_words import card_words
+        return tschak_card_words(str.__str__(self))
 
-        row = shipped_catalog().by_id.get(str.__str__(self).lower())
-        return card_words(row.card.notation) if row is not None else str.__str__(self)
+
+def tschak_card_words(card_id: str) -> str:
+    """What a Tschak! card (by its catalog id) shows, in the table's words."""
+    from companion.tschak.cards import shipped_catalog
+    from companion.tschak_words import card_words
+
+    row = shipped_catalog().by_id.get(card_id.lower())
+    return card_words(row.card.notation) if row is not None else card_id
 
 
 class _KindWord(str):

@@ -33,7 +33,7 @@ from companion.i18n import (
 )
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
-from companion.store.tags import TagError
+from companion.store.tags import TagError, components, tschak_card_words
 from companion.ui.layouts import unload_layouts
 from companion.ui.odds import OddsView
 from companion.ui.screens import (
@@ -563,9 +563,13 @@ class CompanionApp(App):
 
         entries = [(_("Badge: {colour}").format(colour=player_name(b.name)), lambda b=b: bind(b))
                    for b in _badges()]  # fmt: skip
-        for c in catalog_components(edition, cards=("starter", "reserve", "dungeon", "promo"),
-                                    tokens=True):  # fmt: skip
-            entries.append((component_label(c), lambda c=c: bind(c)))
+        if edition == "tschak":  # its 68 cards, in words
+            found = components(edition, ("card",), ())
+            entries += [(tschak_card_words(c.name), lambda c=c: bind(c)) for c in found]
+        else:
+            for c in catalog_components(edition, cards=("starter", "reserve", "dungeon", "promo"),
+                                        tokens=True):  # fmt: skip
+                entries.append((component_label(c), lambda c=c: bind(c)))
         Picker(_("Tag {uid}: which component is it?").format(uid=uid), entries).open()
 
     def switch_language(self, language: str) -> None:
