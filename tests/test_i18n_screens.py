@@ -412,7 +412,7 @@ def test_switching_the_language_mid_game_redraws_every_text(tmp_path, monkeypatc
         for text in (
             "Отменить",  # kv
             "Ярость",
-            "Имитация стола: без считывателя и кнопок",  # computed in Python
+            "Имитация стола: сканы из меню, кнопки-заглушки",  # computed in Python
         ):
             assert ui.find(text), text
         russian = ui.app.screen("table").end_turn_text

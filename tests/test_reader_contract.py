@@ -190,7 +190,9 @@ class GarblingTag(FakeTag):
     """A real tag, but in each of its exchanges with the reader one answer arrives
     spoilt (``data`` says which and how): the ATQA one byte short or long, a byte of
     the UID CLn + BCC or of the SAK + CRC_A changed, which the BCC or the CRC_A must
-    catch. No exchange is ever whole, so no scan may come of it."""
+    catch. Every answer after the spoilt one in the same exchange is spoilt too, so no
+    exchange is ever whole, however the driver's frames and the emulated chip's answers
+    fall in time on a busy machine: no scan may come of it."""
 
     def __init__(self, uid: str, data: bytes) -> None:
         model = FakeTag.for_uid(uid)
@@ -198,6 +200,7 @@ class GarblingTag(FakeTag):
         self.data = data or b"\x00"
         self.exchanges = 0
         self.target = ""
+        self.spoiling = False  # the exchange's answer has been spoilt: the rest are too
         self.several = threading.Event()
 
     def receive(self, frame: bytes, last_bits: int) -> bytes | None:
@@ -210,10 +213,11 @@ class GarblingTag(FakeTag):
             if self.exchanges >= 3:
                 self.several.set()
             self.target = ("atqa", "uid", "sak")[byte % 3]
+            self.spoiling = False
         kind = "atqa" if last_bits == 7 else "uid" if frame[1:2] == b"\x20" else "sak"
-        if kind != self.target:
+        if kind != self.target and not self.spoiling:
             return answer
-        self.target = ""  # one spoilt answer per exchange
+        self.spoiling = True
         if kind == "atqa":
             return answer[:1] if byte & 0x80 else answer + answer[:1]
         spoilt = bytearray(answer)
