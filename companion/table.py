@@ -153,13 +153,3 @@ def draw_record(d: Any) -> dict[str, Any]:
 def is_tschak(options: Any) -> TypeGuard[dict[str, Any]]:
     """A ``new`` line's options for a Tschak! game."""
     return isinstance(options, dict) and options.get("edition") == TSCHAK
-
-
-def __getattr__(name: str) -> Any:
-    """``TschakTable`` and ``tschak_refusal`` are found here too, imported when first
-    asked for: a Clank! table never loads the Tschak! rules."""
-    if name in ("TschakTable", "tschak_refusal"):
-        from companion import tschak_table
-
-        return getattr(tschak_table, name)
-    raise AttributeError(name)

@@ -1442,12 +1442,7 @@ class TschakControl:
         card = team.pop(index)
         self.selected = player
         self._save()
-        self._tell(
-            Update(
-                "entry",
-                _("{player}: {card} taken back").format(player=who(player), card=card_words(card)),
-            )
-        )
+        self._taken_back(player, card)
         return True
 
     def toggle_misplay(self, player: str) -> None:
@@ -1624,18 +1619,21 @@ class TschakControl:
         return _("Undo: the elixir's choice taken back")
 
     # ------------------------------------------------------------------ the end
-    def remove_pile_card(self, player: str, index: int) -> bool:
-        pile = self.piles.get(player, [])
-        if not 0 <= index < len(pile):
-            return False
-        card = pile.pop(index)
-        self._save()
+    def _taken_back(self, player: str, card: str) -> None:
         self._tell(
             Update(
                 "entry",
                 _("{player}: {card} taken back").format(player=who(player), card=card_words(card)),
             )
         )
+
+    def remove_pile_card(self, player: str, index: int) -> bool:
+        pile = self.piles.get(player, [])
+        if not 0 <= index < len(pile):
+            return False
+        card = pile.pop(index)
+        self._save()
+        self._taken_back(player, card)
         return True
 
     def pile_card(self, notation: str, player: str | None = None) -> bool:

@@ -299,7 +299,31 @@ def break_rdm6300_frames(stream: bytes) -> bytes:
     return bytes(data)
 
 
-class Rdm6300Rig(Rig):
+class SerialRig(Rig):
+    """A module on a serial port (a pty): tags laid on the emulated module, the port
+    closed and reopened as a cable is pulled and put back."""
+
+    port: FakeSerialPort
+    module: FakeRdm6300 | FakePn532
+    partial: bytes
+
+    def lay(self, uid: str) -> None:
+        self.module.present(uid)
+
+    def lift(self) -> None:
+        self.module.remove()
+
+    def unplug(self) -> None:
+        self.port.close()
+
+    def replug(self) -> None:
+        self.port.reopen()
+
+    def send_partial(self) -> None:
+        self.port.write(self.partial)  # PN532: between two commands, the next discards it
+
+
+class Rdm6300Rig(SerialRig):
     kind = "rdm6300"
     tag_a, tag_b = EM_A, EM_B
     uid_bytes = 5
@@ -315,27 +339,12 @@ class Rdm6300Rig(Rig):
         assert isinstance(device, Rdm6300Device)
         self.device = device
 
-    def lay(self, uid: str) -> None:
-        self.module.present(uid)
-
-    def lift(self) -> None:
-        self.module.remove()
-
-    def unplug(self) -> None:
-        self.port.close()
-
-    def replug(self) -> None:
-        self.port.reopen()
-
     def noise(self, data: bytes) -> None:
         # random bytes, and tag B's frame with a byte changed by them
         frame = bytearray(rdm6300_frame(bytes.fromhex(EM_B)))
         if data:
             frame[data[0] % len(frame)] ^= data[-1] or 0x01
         self.port.write(break_rdm6300_frames(data + bytes(frame)))
-
-    def send_partial(self) -> None:
-        self.port.write(self.partial)
 
 
 def break_pn532_uid_answers(stream: bytes) -> bytes:
@@ -361,7 +370,7 @@ def break_pn532_uid_answers(stream: bytes) -> bytes:
     return bytes(data)
 
 
-class Pn532Rig(Rig):
+class Pn532Rig(SerialRig):
     kind = "pn532"
     partial = b"\x00\x00\xff\x0c\xf4\xd5\x4b\x01\x01\x00\x44\x00\x07"
 
@@ -376,18 +385,6 @@ class Pn532Rig(Rig):
         # hold up for longer than that.
         self.device = Pn532UartDevice(str(self.port.path), ack_timeout=0.5)
 
-    def lay(self, uid: str) -> None:
-        self.module.present(uid)
-
-    def lift(self) -> None:
-        self.module.remove()
-
-    def unplug(self) -> None:
-        self.port.close()
-
-    def replug(self) -> None:
-        self.port.reopen()
-
     def noise(self, data: bytes) -> None:
         # the next answers replaced by garbage (with a tag's answer, spoilt, among it),
         # and garbage sent between the commands
@@ -398,9 +395,6 @@ class Pn532Rig(Rig):
         half = len(data) // 2
         self.module.fail_next(ACK_FRAME + break_pn532_uid_answers(data[:half] + bytes(spoilt)))
         self.port.write(break_pn532_uid_answers(data[half:]))
-
-    def send_partial(self) -> None:
-        self.port.write(self.partial)  # between two commands: the next one discards it
 
 
 def break_wedge_lines(stream: bytes) -> bytes:

@@ -5,9 +5,6 @@ the table's corrections for the next games."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from companion.i18n import set_language
@@ -22,23 +19,7 @@ from companion.tschak_control import (
     default_catalog_path,
 )
 from companion.tschak_table import TschakTable
-
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "tschak-3-players.jsonl"
-NAMES = {"anna": "red", "boris": "blue", "vera": "green"}
-
-
-def renamed(value):
-    """The example game with colours for names (the touchscreen seats colours)."""
-    if isinstance(value, dict):
-        return {NAMES.get(k, k): renamed(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [renamed(v) for v in value]
-    return NAMES.get(value, value) if isinstance(value, str) else value
-
-
-def example_actions() -> list[dict]:
-    lines = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip()]
-    return [renamed(a) for a in lines[1:]]
+from tests.test_tschak_support import example_actions
 
 
 class Heard:

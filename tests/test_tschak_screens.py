@@ -10,7 +10,6 @@ With CLANK_SCREENSHOTS=<folder> every step is saved there as tschak-<lang>-<nn>-
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -28,22 +27,11 @@ from companion.config import AppConfig, Config  # noqa: E402
 from companion.i18n import _, pgettext, player_name  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from tests.test_tschak_support import example_actions  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 LANGUAGES = ["en", "ru", "uk", "es"]
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "tschak-3-players.jsonl"
-NAMES = {"anna": "red", "boris": "blue", "vera": "green"}
-
-
-def renamed(value):
-    if isinstance(value, dict):
-        return {NAMES.get(k, k): renamed(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [renamed(v) for v in value]
-    return NAMES.get(value, value) if isinstance(value, str) else value
-
-
-ACTIONS = [renamed(json.loads(line)) for line in EXAMPLE.read_text().splitlines()[1:] if line]
+ACTIONS = example_actions()
 
 
 @pytest.fixture

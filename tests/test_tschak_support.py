@@ -3,9 +3,11 @@ checks of the helpers themselves."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from companion.tschak import TschakGame, load_catalog, parse_hero, seating
@@ -18,6 +20,25 @@ H2 = ["M4s", "M4", "M3s", "W5", "W4a", "W4", "D3a", "D3x", "D3u", "A"]
 H3 = ["M3", "M2s", "M2", "W3a", "W3", "W2a", "D2a", "D2x", "D2u", "A"]
 H4 = ["Mc", "Mc", "Mc", "W2", "W1a", "W1", "D1a", "D1x", "D1u", "A"]
 HANDS = [H1, H2, H3, H4]
+
+# the 3-player example game, its players seated as colours (the touchscreen seats colours)
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "tschak-3-players.jsonl"
+COLOURS = {"anna": "red", "boris": "blue", "vera": "green"}
+
+
+def renamed(value: Any) -> Any:
+    """``value`` with the example's player names replaced by their colours."""
+    if isinstance(value, dict):
+        return {COLOURS.get(k, k): renamed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v) for v in value]
+    return COLOURS.get(value, value) if isinstance(value, str) else value
+
+
+def example_actions() -> list[dict[str, Any]]:
+    """The example game's actions (its ``new`` line left out), seated as colours."""
+    lines = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip()]
+    return [renamed(a) for a in lines[1:]]
 
 
 def plan(hand: Sequence[str]) -> tuple[list[list[str]], str]:

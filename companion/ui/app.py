@@ -61,7 +61,8 @@ log = logging.getLogger(__name__)
 
 PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
                  "scoring": "scoring", "abandoned": "newgame"}  # fmt: skip
-VISITED = ("audit", "tags", "settings", "pastgames", "report", "stats")
+# screens visited from the menu: an update does not take the table away from them
+VISITED = ("audit", "tags", "settings", "pastgames", "report", "stats", "tschak_catalog")
 BACKGROUND = (0.14, 0.15, 0.18, 1)
 
 
@@ -291,15 +292,21 @@ class CompanionApp(App):
         self.controller.scan(uid)
 
     # ----------------------------------------------------------------- update
-    def on_update(self, update: Update) -> None:
-        if getattr(self, "_building", False):
-            return
-        if self.screens.current not in VISITED or update.kind == "game":
+    def follow(self, kind: str) -> None:
+        """After an update of ``kind``: the game's own screen comes back unless a screen
+        visited from the menu is up (a new or resumed game always comes back); then the
+        screen shown is redrawn."""
+        if self.screens.current not in VISITED or kind == "game":
             home = self.home_screen()
             if self.screens.current != home:
                 self.screen(home)
                 self.screens.current = home
         self.redraw()
+
+    def on_update(self, update: Update) -> None:
+        if getattr(self, "_building", False):
+            return
+        self.follow(update.kind)
         # the table screen's own line says what just happened: the status bar does not
         # repeat it there (it keeps what the line does not show: ignored scans, badges)
         on_table = self.screens.current == "table"

@@ -546,13 +546,7 @@ def tschak_update(a: Any, update: Update) -> None:
     """What the app does when the Tschak! controller tells it something."""
     if getattr(a, "_building", False):
         return
-    visited = ("tschak_catalog", "tags", "settings", "pastgames", "report", "stats", "audit")
-    if a.screens.current not in visited or update.kind == "game":
-        home = a.home_screen()
-        if a.screens.current != home:
-            a.screen(home)
-            a.screens.current = home
-    a.redraw()
+    a.follow(update.kind)
     if update.kind in ("rejected", "ignored", "unknown_tag") and update.message:
         a.status.text = update.message
     elif update.kind in ("action", "game", "entry", "setup"):
