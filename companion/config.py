@@ -39,17 +39,12 @@ import json
 import math
 import os
 import stat
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
-from companion import pin
 from companion.i18n import N_, Msg, Refusal
-from hardware.gpio import PanelPins
-from hardware.readers import SpecError, check_spec
+from hardware.pins import PanelPins
 
 APP = "clank-companion"
 SYSTEM_FILE = Path("/etc/clank-companion/config.toml")
@@ -79,6 +74,8 @@ class AppConfig:
 
     def pin_matches(self, entered: str) -> bool:
         """Whether ``entered`` is the admin PIN (no hash and no PIN: the default)."""
+        from companion import pin
+
         return pin.matches(entered, pin_hash=self.admin_pin_hash, plain=self.admin_pin)
 
 
@@ -111,6 +108,8 @@ def database_path(configured: str | None = None) -> Path:
         configured = load_config().app.database
     if configured.strip():
         return Path(configured).expanduser()
+    import platformdirs
+
     return Path(platformdirs.user_data_dir(APP)) / "games.db"
 
 
@@ -121,6 +120,8 @@ def _named_config() -> Path | None:
 
 
 def candidates() -> list[Path]:
+    import platformdirs
+
     found = []
     named = _named_config()
     if named is not None:
@@ -192,6 +193,11 @@ def _section(where: str, cls: type, raw: Any) -> Any:
 def parse_config(text: str, source: str) -> Config:
     """The configuration in ``text`` (read from ``source``, which messages name); a
     ConfigError, its message one line naming file and key, for anything it cannot use."""
+    import tomllib
+
+    from companion import pin
+    from hardware.readers import SpecError, check_spec
+
     try:
         raw = tomllib.loads(text.removeprefix("\ufeff"))  # a BOM, as some editors save
     except (ValueError, RecursionError) as e:  # TOMLDecodeError, a number too long
@@ -274,6 +280,8 @@ def with_pin_hash(config: Config) -> Config:
     app = config.app
     if app.admin_pin_hash and not app.admin_pin:
         return config
+    from companion import pin
+
     hashed = app.admin_pin_hash or pin.hash_pin(app.admin_pin or pin.DEFAULT_PIN)
     return replace(config, app=replace(app, admin_pin_hash=hashed, admin_pin=""))
 
@@ -284,6 +292,8 @@ def save_config(config: Config, path: Path | None = None) -> Path:
     its hash (``with_pin_hash``)."""
     if path is None:
         source = Path(config.source) if config.source not in ("defaults", "") else None
+        import platformdirs
+
         user_file = Path(platformdirs.user_config_dir(APP)) / "config.toml"
         path = source or _named_config() or user_file
     config = with_pin_hash(config)

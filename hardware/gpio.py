@@ -19,17 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hardware.pins import PanelPins
+
 if TYPE_CHECKING:
     from gpiozero import LED, Buzzer
-
-
-@dataclass(frozen=True)
-class PanelPins:
-    end_turn: int = 5
-    undo: int = 6
-    led_green: int = 16
-    led_red: int = 20
-    buzzer: int = 21
 
 
 @dataclass(frozen=True)

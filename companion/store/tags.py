@@ -20,7 +20,7 @@ from typing import IO
 from companion.catalog import CatalogError, load_catalog
 from companion.i18n import EN_, N_, NC_, Msg, Name, Refusal, pgettext
 from companion.store.db import LazyDatabase
-from hardware.readers.base import normalise_uid
+from hardware.uid import normalise_uid
 
 TOKEN_KINDS = ("artifact", "major_secret", "minor_secret", "market", "special", "prisoner")
 KINDS = ("card", *TOKEN_KINDS, "badge")

@@ -172,14 +172,16 @@ class CompanionApp(App):
 
     def _settle(self) -> None:
         """Once the first frame is shown: the database's writer is made ready for the
-        first action (see companion.store.db), and what start-up built stays, so that
-        later garbage collections need not walk it."""
+        first action (see companion.store.db), and the garbage collector, held off by
+        run_app since start-up, runs once; what start-up built stays (frozen), so that
+        later collections need not walk it."""
         try:
             self.store.db.load()
         except StoreError as e:  # a full or read-only disk: said now, not at the first tap
             self.status.text = e.localized()
         gc.collect()
         gc.freeze()
+        gc.enable()
 
     def on_stop(self) -> None:
         if self.worker is not None:
@@ -624,6 +626,13 @@ def configure_window(fullscreen: bool) -> None:
 
 def run_app(config_: Config, *, fullscreen: bool = False) -> int:
     configure_window(fullscreen)
-    with GameStore(config_.database, later_schema=True) as store:
-        CompanionApp(config_, store).run()
+    # what start-up makes (the screen's widgets, the game) lives as long as the app:
+    # the collector would walk it again and again for nothing. It runs once the first
+    # frame is shown, then freezes what is there (CompanionApp._settle).
+    gc.disable()
+    try:
+        with GameStore(config_.database, later_schema=True) as store:
+            CompanionApp(config_, store).run()
+    finally:
+        gc.enable()
     return 0

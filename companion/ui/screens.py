@@ -41,7 +41,6 @@ from companion.ui.colours import colour, letter, text_colour
 from companion.ui.layouts import Layout
 from companion.ui.qr import ProofView
 from companion.view import DrawView, GameSummary, Offer, TableView
-from hardware.readers import READERS
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "es": "Español"}
 
@@ -930,6 +929,8 @@ def reader_names() -> dict[str, str]:
 def reader_choices() -> list[tuple[str, str]]:
     """The readers the companion supports (hardware.readers.READERS), as a person picks
     one: (spec, what the button says); a serial reader once per usual port."""
+    from hardware.readers import READERS
+
     names = reader_names()
     out = []
     for kind in READERS.values():
@@ -945,6 +946,8 @@ def reader_choices() -> list[tuple[str, str]]:
 
 def reader_kind(spec: str) -> tuple[str, str]:
     """(kind, serial port) of a reader spec: 'pn532:/dev/serial0,x' -> ('pn532', '/dev/serial0')."""
+    from hardware.readers import READERS
+
     head, _colon, rest = spec.strip().partition(":")
     kind = head.partition(",")[0].strip().lower()
     serial = kind in READERS and bool(READERS[kind].needs_arg)

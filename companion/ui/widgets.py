@@ -106,8 +106,11 @@ class FitText(_LabelBase):
         options = {k: getattr(self, k) for k in Label._font_properties}
         options.update(font_size=font_size, text_size=(wrap, None), shorten=False)
         core = (MarkupLabel if self.markup else CoreLabel)(**options)
-        core.refresh()
-        return core.content_size
+        # the layout pass alone: its size is the texture's, but no texture is made
+        core.resolve_font_name()
+        w, h = core.render()
+        left, top, right, bottom = core.options["padding"]
+        return w - left - right, h - top - bottom
 
     def _fits(self, font_size: float, wrap: float | None) -> bool:
         w, h = self._measure(font_size, wrap)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from hardware.readers.base import ReaderFault, TagDevice, normalise_uid
+from hardware.readers.base import ReaderFault, TagDevice
+from hardware.uid import normalise_uid
 
 
 class FakeReader(TagDevice):

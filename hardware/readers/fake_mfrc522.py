@@ -46,7 +46,7 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from types import ModuleType
 
-from hardware.readers.base import normalise_uid
+from hardware.uid import normalise_uid
 from hardware.readers.mfrc522 import Mfrc522Device, bcc, crc16, crc_a
 
 # ------------------------------------------------------------ registers and bits

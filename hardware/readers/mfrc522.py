@@ -39,7 +39,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from hardware.readers.base import ReaderFault, TagDevice, normalise_uid
+from hardware.readers.base import ReaderFault, TagDevice
+from hardware.uid import normalise_uid
 
 log = logging.getLogger(__name__)
 

@@ -28,7 +28,8 @@ from typing import Any, Literal
 
 import serial
 
-from hardware.readers.base import ReaderFault, TagDevice, normalise_uid
+from hardware.readers.base import ReaderFault, TagDevice
+from hardware.uid import normalise_uid
 
 try:  # pyserial lets termios.error escape from a few calls on a hung-up tty
     import termios

@@ -19,7 +19,8 @@ import select
 import sys
 from typing import IO
 
-from hardware.readers.base import ReaderFault, TagDevice, normalise_uid
+from hardware.readers.base import ReaderFault, TagDevice
+from hardware.uid import normalise_uid
 
 
 def parse_wedge_line(line: str, fmt: str = "hex") -> str | None:
