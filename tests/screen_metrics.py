@@ -3,12 +3,14 @@ shows, every button a finger can press, and the gaps between them (TABLE_SCREEN.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
+
+from companion.ui.drawn import DrawnText
 
 MIN_TEXT = 20  # px: any text on the table screen
 MIN_FIGURE = 36  # px: the figures a player looks for
@@ -76,6 +78,17 @@ def texts(root: Widget) -> list[tuple[Label, float]]:
     return out
 
 
+def drawn(root: Widget) -> list[tuple[Widget, DrawnText]]:
+    """Every text drawn straight into a canvas under ``root`` (companion.ui.drawn), with
+    the widget that draws it."""
+    return [
+        (w, t)
+        for w in walk(root)
+        if hasattr(w, "drawn_texts") and shown(w)
+        for t in w.drawn_texts()
+    ]
+
+
 def targets(root: Widget) -> list[Box]:
     """Every button a finger can press under ``root``."""
     return [
@@ -92,14 +105,26 @@ def _inside(widget: Widget, outer: Widget) -> bool:
     return False
 
 
-def problems(root: Widget, figures: frozenset[Widget] | set[Widget] = frozenset()) -> list[str]:
-    """What breaks the table-screen numbers under ``root``; ``figures``: the labels that
-    must be at least MIN_FIGURE (the numbers a player looks for)."""
+def problems(root: Widget, figures: Collection[Widget | DrawnText] = frozenset()) -> list[str]:
+    """What breaks the table-screen numbers under ``root``; ``figures``: the labels (or
+    drawn texts) that must be at least MIN_FIGURE (the numbers a player looks for)."""
     found = []
     for label, size in texts(root):
         least = MIN_FIGURE if label in figures else MIN_TEXT
         if size + 0.5 < least:
             found.append(f"text {label.text!r} is {size:.0f} px (at least {least})")
+    for widget, text in drawn(root):
+        least = MIN_FIGURE if text in figures else MIN_TEXT
+        if text.font_size + 0.5 < least:
+            found.append(f"text {text.text!r} is {text.font_size:.0f} px (at least {least})")
+        b = box(widget)
+        if (
+            text.x < b.x - 1
+            or text.y < b.y - 1
+            or text.x + text.width > b.x + b.w + 1
+            or text.y + text.height > b.y + b.h + 1
+        ):
+            found.append(f"text {text.text!r} sticks out of its place")
     for label, _size in texts(root):
         outer = label.parent
         if isinstance(outer, Widget) and outer is not label and shown(outer):

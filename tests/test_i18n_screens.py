@@ -116,6 +116,22 @@ def problems_of(w: Label) -> tuple[list[str], bool]:
     return found, False
 
 
+def drawn_problems(w: Widget) -> tuple[list[str], bool]:
+    """What a widget that draws its texts lets stick out of its place, and whether it
+    shortened one of them."""
+    x, y = w.to_window(w.x, w.y)
+    found = []
+    for t in w.drawn_texts():
+        if (
+            t.x < x - SLACK
+            or t.y < y - SLACK
+            or t.x + t.width > x + w.width + SLACK
+            or t.y + t.height > y + w.height + SLACK
+        ):
+            found.append(f"{type(w).__name__} {t.text!r}: {t.width:.0f}x{t.height:.0f} px")
+    return found, any(t.shortened for t in w.drawn_texts())
+
+
 def hint_problems(w: TextInput) -> list[str]:
     if not w.hint_text or w.text:
         return []
@@ -135,9 +151,12 @@ def check(ui: Harness, lang: str, step: str) -> list[str]:
     for w in widgets:
         if isinstance(w, TextInput) and shown(w):
             found += [f"{step}: {p}" for p in hint_problems(w)]
-        if not isinstance(w, Label) or not w.text.strip() or not shown(w):
+        if hasattr(w, "drawn_texts") and shown(w):  # texts drawn, not Labels
+            problems, shortened = drawn_problems(w)
+        elif not isinstance(w, Label) or not w.text.strip() or not shown(w):
             continue
-        problems, shortened = problems_of(w)
+        else:
+            problems, shortened = problems_of(w)
         found += [f"{step}: {p}" for p in problems]
         if shortened:
             SHORTENED.setdefault(lang, set()).add((step, path_of(w)))

@@ -55,3 +55,41 @@ def test_a_screen_that_meets_the_numbers_has_no_problem():
         assert problems(laid_out(root)) == []
     finally:
         root.parent.remove_widget(root)
+
+
+def test_texts_drawn_without_labels_are_measured_too():
+    """A widget that draws its texts (companion.ui.drawn) is held to the same numbers:
+    a small text, a small figure and a text wider than the widget are caught."""
+    from kivy.metrics import dp
+
+    from companion.ui.drawn import DrawnWidget
+    from companion.ui.table import FigureRow
+
+    class Sign(DrawnWidget):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.small = self.ink(15)
+            self.wide = self.ink(20)
+
+        def draw(self):
+            self.small.show("small")
+            self.small.place(self.x, self.y)
+            self.wide.show("a text far wider than its sign")
+            self.wide.place(self.x, self.top - self.wide.size[1])
+
+    root = BoxLayout(size_hint=(None, None), size=(600, 100), spacing=8)
+    sign = Sign(size_hint_x=None, width=120)
+    row = FigureRow(clank="3", health="9", compact=True)
+    root.add_widget(sign)
+    root.add_widget(row)
+    try:
+        laid_out(root)
+        row.clank_ink.show("3", font_size=30)  # as if the figures were set too small
+        row.clank_ink.place(row.x + dp(40), row.y)
+        found = "\n".join(problems(root, set(row.figures())))
+    finally:
+        root.parent.remove_widget(root)
+    assert "text 'small' is 15 px (at least 20)" in found
+    assert "text 'a text far wider than its sign' sticks out of its place" in found
+    assert "text '3' is 30 px (at least 36)" in found
+    assert "'9'" not in found  # the health is drawn big enough

@@ -59,6 +59,8 @@ def seen(screen: TableScreen) -> list[tuple[str, str, bool]]:
         if isinstance(w, Label) and w.opacity > 0:
             out.append((type(w).__name__, w.text, bool(isinstance(w, ButtonBehavior)
                                                           and not w.disabled)))  # fmt: skip
+        if hasattr(w, "drawn_texts") and w.opacity > 0:
+            out += [(type(w).__name__, t.text, False) for t in w.drawn_texts()]
         stack.extend(w.children)  # children are kept last-added first: reversed below
     return out
 
@@ -175,14 +177,13 @@ def test_a_committed_refill_is_never_shown_as_still_open(tmp_path):
         ui.close()
 
 
-FIGURE_IDS = ("clank", "health")
-
-
 def figures(screen: TableScreen) -> set:
-    out = {screen.ids.next_attack}
+    """The numbers a player looks for: the next attack, each player's cubes in the
+    Clank! area and health left."""
+    out: set = {screen.ids.next_attack}
     for panel in screen.panels():
         if isinstance(panel, PlayerPanel):
-            out |= {panel.ids[key] for key in FIGURE_IDS}
+            out |= set(panel.ids.figures.figures())
     return out
 
 
@@ -208,8 +209,8 @@ def test_the_table_screen_meets_the_numbers_for_every_table(tmp_path, language):
                 found.append(f"{language} {players} {edition}: {p}")
             # the figures are there, and big
             for panel in screen.panels():
-                for key in FIGURE_IDS:
-                    assert panel.ids[key].font_size >= 36
+                shown = panel.ids.figures.figures()
+                assert len(shown) == 2 and all(t.font_size >= 36 for t in shown)
             # the active player's frame lies inside the window, never cut off
             active = next(p for p in screen.panels() if p.active)
             x, y = active.to_window(active.x, active.y)
@@ -259,7 +260,7 @@ def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(tmp_path, 
         # each panel tells the knock-out chance at a glance, the same as the view's
         yellow = next(p for p in screen.panels() if p.player == "yellow")
         assert "%" in yellow.risk_text and yellow.knock_out == view.player("yellow").knock_out
-        ui.tap(yellow.ids.clank.parent.parent)  # the figures: one touch target
+        ui.tap(yellow.ids.figures.parent)  # the figures: one touch target
         odds = next(w for w in ui.window.children if isinstance(w, OddsView))
         ui.frames(3)
         if SHOTS is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -28,6 +29,7 @@ from kivy.uix.screenmanager import Screen
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.cached import Cached
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.drawn import DrawnText, DrawnWidget, fitting_font_size
 from companion.ui.layouts import Layout
 from companion.ui.odds import HEART, SKULL, percent
 from companion.view import PlayerView, TableView
@@ -56,6 +58,123 @@ class BagChip(Layout, Label):
 
 class Figures(ButtonBehavior, BoxLayout):
     """The big figures of a panel: a tap shows the odds of the next draw."""
+
+
+class PanelHeader(DrawnWidget):
+    """A panel's first line: the player's letter in a disc of their colour, their name
+    (smaller, then shortened, when long) and, on the right, the turn marker (white: no
+    player is white)."""
+
+    letter = StringProperty("")
+    name = StringProperty("")
+    active = BooleanProperty(False)
+    turn = StringProperty("turn")
+    swatch = ListProperty([1, 1, 1, 1])
+    ink_colour = ListProperty([1, 1, 1, 1])
+    drawn_from = ("letter", "name", "active", "turn", "swatch", "ink_colour")
+
+    def __init__(self, **kwargs: Any) -> None:
+        from kivy.graphics import Color, Ellipse, RoundedRectangle
+
+        self._disc_colour = Color(1, 1, 1, 1)
+        self._disc = Ellipse(size=(dp(32), dp(32)))
+        self._badge_colour = Color(1, 1, 1, 0)
+        self._badge = RoundedRectangle(radius=[dp(10)])
+        super().__init__(**kwargs)
+        for shape in (self._disc_colour, self._disc, self._badge_colour, self._badge):
+            self.canvas.add(shape)
+        self.letter_ink = self.ink("22sp", bold=True)
+        self.name_ink = self.ink("22sp", bold=True)
+        self.turn_ink = self.ink("20sp", bold=True)
+
+    def draw(self) -> None:
+        x, cy, gap = self.x, self.center_y, dp(4)
+        self._disc_colour.rgba = self.swatch
+        self._disc.pos = (x, cy - dp(16))
+        self.letter_ink.show(self.letter, self.ink_colour)
+        lw, lh = self.letter_ink.size
+        self.letter_ink.place(x + (dp(32) - lw) / 2, cy - lh / 2)
+        self.turn_ink.show(self.turn if self.active else "", (0.1, 0.1, 0.12, 1))
+        tw, th = self.turn_ink.size
+        badge = tw + dp(8) if self.active else 0
+        self._badge_colour.a = 1 if self.active else 0
+        self._badge.pos = (self.right - badge, cy - dp(13))
+        self._badge.size = (badge, dp(26))
+        self.turn_ink.place(self.right - badge + (badge - tw) / 2, cy - th / 2)
+        room = max(1, self.width - dp(32) - 2 * gap - badge)
+        size = sp(22)
+        if self.name:
+            options = {**self.name_ink.options, "text": self.name}
+            size = fitting_font_size(options, sp(22), sp(20), (room, self.height), None)
+        self.name_ink.show(self.name, (1, 1, 1, 1), size, width=room)
+        nh = self.name_ink.size[1]
+        self.name_ink.place(x + dp(32) + gap, cy - nh / 2)
+
+
+class FigureRow(DrawnWidget):
+    """A panel's big figures in one line: (with 5-6 players, the player's letter), a cube
+    and the player's cubes in the Clank! area; on the right, a heart and the health left."""
+
+    compact = BooleanProperty(False)
+    letter = StringProperty("")
+    clank = StringProperty("0")
+    health = StringProperty("10")
+    hurt = NumericProperty(0)
+    swatch = ListProperty([1, 1, 1, 1])
+    ink_colour = ListProperty([1, 1, 1, 1])
+    drawn_from = ("compact", "letter", "clank", "health", "hurt", "swatch", "ink_colour")
+
+    def __init__(self, **kwargs: Any) -> None:
+        from kivy.graphics import Color, Ellipse, Rectangle
+
+        self._disc_colour = Color(0, 0, 0, 0)
+        self._disc = Ellipse(size=(dp(32), dp(32)))
+        self._edge_colour = Color(0.05, 0.05, 0.06, 1)
+        self._edge = Rectangle(size=(dp(24), dp(24)))
+        self._cube_colour = Color(1, 1, 1, 1)
+        self._cube = Rectangle(size=(dp(20), dp(20)))
+        super().__init__(**kwargs)
+        for shape in (self._disc_colour, self._disc, self._edge_colour, self._edge,
+                      self._cube_colour, self._cube):  # fmt: skip
+            self.canvas.add(shape)
+        self.letter_ink = self.ink("22sp", bold=True)
+        self.clank_ink = self.ink("38sp", bold=True)
+        self.heart_ink = self.ink("30sp", font_name="DejaVuSans")
+        self.health_ink = self.ink("38sp", bold=True)
+
+    def draw(self) -> None:
+        big = sp(36) if self.compact else sp(38)
+        self.letter_ink.show(self.letter if self.compact else "", self.ink_colour)
+        self.clank_ink.show(self.clank, (1, 1, 1, 1), big)
+        self.heart_ink.show("♥", (0.95, 0.3, 0.3, 1) if self.hurt < 1 else (0.5, 0.5, 0.5, 1))
+        hurt = (1, 1, 1, 1) if self.hurt < 0.7 else (1, 0.55, 0.45, 1)
+        self.health_ink.show(self.health, hurt, big)
+        gap = dp(6)
+        x, cy = self.x, self.center_y
+        # the letter in a disc of the player's colour (5-6 players: no name above)
+        lead = dp(32) if self.compact else 0
+        self._disc_colour.rgba = self.swatch if self.compact else (0, 0, 0, 0)
+        self._disc.pos = (x + lead / 2 - dp(16), cy - dp(16))
+        lw, lh = self.letter_ink.size
+        self.letter_ink.place(x + (lead - lw) / 2, cy - lh / 2)
+        # a cube (the player's colour with a dark edge), then the cubes in the Clank! area
+        left = x + lead + gap
+        self._edge.pos = (left + dp(1), cy - dp(12))
+        self._cube_colour.rgba = self.swatch
+        self._cube.pos = (left + dp(3), cy - dp(10))
+        ch = self.clank_ink.size[1]
+        self.clank_ink.place(left + dp(34), cy - ch / 2)
+        # on the right: the health left, and a heart before it
+        hw, hh = self.health_ink.size
+        right = self.right - dp(1)
+        self.health_ink.place(right - hw, cy - hh / 2)
+        kw, kh = self.heart_ink.size
+        self.heart_ink.place(right - hw - dp(1) - gap - kw, cy - kh / 2)
+
+    def figures(self) -> list[DrawnText]:
+        """The two numbers a player looks for: cubes in the Clank! area, health left."""
+        self.drawn()
+        return [t for t in (self.clank_ink.seen(self), self.health_ink.seen(self)) if t]
 
 
 class PlayerPanel(Layout, BoxLayout):

@@ -6,10 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
-from kivy.core.text.markup import MarkupLabel
 from kivy.graphics import Color, Ellipse, Line, Quad, Rectangle
-from kivy.metrics import sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -25,6 +22,7 @@ from kivy.uix.togglebutton import ToggleButton
 
 from companion.i18n import _, localized, ned_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.drawn import fitting_font_size
 from companion.ui.layouts import Layout
 from companion.view import AttackEvent, HurtView
 
@@ -81,40 +79,9 @@ class FitText(_LabelBase):
         self._fitted = state
         size = full
         if self.text and self.width > 1 and self.height > 1:
-            w, h = self._measure(full, wrap)
-            if w > self.width + 1 or h > self.height + 1:
-                size = self._largest_fitting(full, least, wrap, w, h)
+            options = {k: getattr(self, k) for k in Label._font_properties}
+            size = fitting_font_size(options, full, least, (self.width, self.height), wrap)
         self.font_size = size
-
-    def _largest_fitting(self, full: float, least: float, wrap: float | None, w: float,
-                         h: float) -> float:  # fmt: skip
-        if wrap is None:  # one line: its width follows the font, one guess is near
-            size = max(least, int(min(full * min(self.width / w, self.height / h), full - 1)))
-            while size > least and not self._fits(size, wrap):
-                size = max(least, size - sp(1))
-            return size
-        low, high = int(least), int(full) - 1  # wrapped: halve the range of whole pixels
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self._fits(middle, wrap):
-                low = middle
-            else:
-                high = middle - 1
-        return max(least, low)
-
-    def _measure(self, font_size: float, wrap: float | None) -> tuple[float, float]:
-        options = {k: getattr(self, k) for k in Label._font_properties}
-        options.update(font_size=font_size, text_size=(wrap, None), shorten=False)
-        core = (MarkupLabel if self.markup else CoreLabel)(**options)
-        # the layout pass alone: its size is the texture's, but no texture is made
-        core.resolve_font_name()
-        w, h = core.render()
-        left, top, right, bottom = core.options["padding"]
-        return w - left - right, h - top - bottom
-
-    def _fits(self, font_size: float, wrap: float | None) -> bool:
-        w, h = self._measure(font_size, wrap)
-        return w <= self.width + 1 and h <= self.height + 1
 
 
 class FitLabel(FitText, Label):
