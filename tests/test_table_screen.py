@@ -280,3 +280,29 @@ def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(tmp_path, 
         odds.dismiss(animation=False)
     finally:
         ui.close()
+
+
+def test_the_rage_track_and_the_bag_follow_the_table_when_it_changes():
+    """The drawn rows make and drop their cells as the table changes (a game of another
+    size on the same screen): what they show is what they were last given."""
+    from kivy.metrics import dp, sp
+
+    from companion.ui.table import BagRow, RageTrack
+
+    track = RageTrack(size=(400, 40))
+    track.track, track.space = [2, 2, 3, 3, 4, 4, 5], 2
+    texts = track.drawn_texts()
+    assert [t.text for t in texts] == ["2", "2", "3", "3", "4", "4", "5"]
+    assert [t.font_size for t in texts] == [sp(20), sp(26)] + [sp(20)] * 5  # the marker's space
+    track.track, track.space = [3, 4], 1
+    assert [(t.text, t.font_size) for t in track.drawn_texts()] == [("3", sp(26)), ("4", sp(20))]
+    assert len(track.inks) == 2
+
+    bag = BagRow(height=40)
+    white, black = [1, 1, 1, 1], [0.03, 0.03, 0.04, 1]
+    bag.chips = [("24", black, white, True), ("R 3", [1, 0, 0, 1], white, False)]
+    assert [t.text for t in bag.drawn_texts()] == ["24", "R 3"]
+    assert bag.width == 2 * dp(52) + dp(6)  # two chips of the least width, a gap between
+    bag.chips = [("R 3", [1, 0, 0, 1], white, False)]
+    assert [t.text for t in bag.drawn_texts()] == ["R 3"] and bag.width == dp(52)
+    assert len(bag.inks) == 1

@@ -115,7 +115,7 @@ class Ink:
         longer (its texture is that wide: place it at the left of its room)."""
         if font_size is not None:
             self.font_size = _px(font_size)
-        made = (text, self.font_size, width)
+        made = (text, self.font_size, width, tuple(self.options.items()))
         if made != self._made:
             self._made = made
             self.text = text
@@ -169,6 +169,11 @@ class DrawnWidget(Widget):
         self.canvas.add(ink.rect)
         self.inks.append(ink)
         return ink
+
+    def drop_ink(self, ink: Ink) -> None:
+        self.canvas.remove(ink.colour)
+        self.canvas.remove(ink.rect)
+        self.inks.remove(ink)
 
     def _redraw(self, *args: Any) -> None:
         self.draw()

@@ -29,7 +29,7 @@ from kivy.uix.screenmanager import Screen
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.cached import Cached
 from companion.ui.colours import colour, letter, text_colour
-from companion.ui.drawn import DrawnText, DrawnWidget, fitting_font_size
+from companion.ui.drawn import DrawnText, DrawnWidget, Ink, fitting_font_size
 from companion.ui.layouts import Layout
 from companion.ui.odds import HEART, SKULL, percent
 from companion.view import PlayerView, TableView
@@ -41,19 +41,82 @@ def _tint(rgba: tuple[float, ...] | list[float], amount: float) -> list[float]:
     return [base[i] + (rgba[i] - base[i]) * amount for i in range(3)] + [1]
 
 
-class RageCell(Layout, Label):
-    layouts = ("table.kv",)
-    current = BooleanProperty(False)
+class RageTrack(DrawnWidget):
+    """The rage track: a cell per space, the marker's space red, its number larger."""
+
+    track = ListProperty([])  # the cubes each space draws
+    space = NumericProperty(0)  # the marker's space, from 1
+    drawn_from = ("track", "space")
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._cells: list[tuple[Any, Any, Ink]] = []  # its colour, its rectangle, its number
+        super().__init__(**kwargs)
+
+    def draw(self) -> None:
+        from kivy.graphics import Color, Rectangle
+
+        n = len(self.track)
+        while len(self._cells) < n:
+            colour, cell = Color(), Rectangle()
+            self.canvas.add(colour)
+            self.canvas.add(cell)
+            self._cells.append((colour, cell, self.ink("20sp")))
+        while len(self._cells) > n:
+            colour, cell, ink = self._cells.pop()
+            self.canvas.remove(colour)
+            self.canvas.remove(cell)
+            self.drop_ink(ink)
+        gap = dp(3)
+        width = (self.width - gap * (n - 1)) / n if n else 0
+        for i, (colour, cell, ink) in enumerate(self._cells):
+            current = i + 1 == self.space
+            colour.rgba = (0.78, 0.2, 0.15, 1) if current else (0.22, 0.23, 0.27, 1)
+            x = self.x + i * (width + gap)
+            cell.pos, cell.size = (x, self.y), (width, self.height)
+            ink.options["bold"] = current
+            ink.show(str(self.track[i]), (1, 1, 1, 1), "26sp" if current else "20sp")
+            tw, th = ink.size
+            ink.place(x + (width - tw) / 2, self.center_y - th / 2)
 
 
-class BagChip(Layout, Label):
-    """One kind of cube in the bag: its colour, its letter and how many."""
+class BagRow(DrawnWidget):
+    """The bag: a chip per kind of cube, in its colour, with its letter and how many.
+    As wide as its chips (it sets its own width)."""
 
-    layouts = ("table.kv",)
+    chips = ListProperty([])  # (text, swatch, ink, outlined) per chip
+    drawn_from = ("chips",)
 
-    kind = StringProperty("")
-    swatch = ListProperty([1, 1, 1, 1])
-    ink = ListProperty([1, 1, 1, 1])
+    def __init__(self, **kwargs: Any) -> None:
+        self._chips: list[tuple[Any, Any, Any, Any, Ink]] = []
+        super().__init__(**kwargs)
+
+    def draw(self) -> None:
+        from kivy.graphics import Color, Line, RoundedRectangle
+
+        n = len(self.chips)
+        while len(self._chips) < n:
+            shapes = (Color(), RoundedRectangle(radius=[dp(6)]), Color(), Line(width=1.5))
+            for shape in shapes:
+                self.canvas.add(shape)
+            self._chips.append((*shapes, self.ink("22sp", bold=True)))
+        while len(self._chips) > n:
+            gone = self._chips.pop()
+            for shape in gone[:4]:
+                self.canvas.remove(shape)
+            self.drop_ink(gone[4])
+        x, gap = self.x, dp(6)
+        for (text, swatch, ink_colour, outlined), chip in zip(self.chips, self._chips, strict=True):
+            fill, body, edge, outline, ink = chip
+            ink.show(text, ink_colour)
+            tw, th = ink.size
+            width = max(dp(52), tw + dp(16))
+            fill.rgba = swatch
+            body.pos, body.size = (x, self.y + dp(2)), (width, self.height - dp(4))
+            edge.rgba = (0.85, 0.85, 0.9, 1) if outlined else (0, 0, 0, 0)
+            outline.rounded_rectangle = (x, self.y + dp(2), width, self.height - dp(4), dp(6))
+            ink.place(x + (width - tw) / 2, self.center_y - th / 2)
+            x += width + gap
+        self.width = max(0, x - gap - self.x)
 
 
 class Figures(ButtonBehavior, BoxLayout):
@@ -307,15 +370,8 @@ class TableScreen(Layout, Screen):
 
     # ------------------------------------------------------------ the dragon
     def _show_rage(self, view: TableView) -> None:
-        cells = self.ids.rage
-        track = view.rage_track
-        while len(cells.children) < len(track):
-            cells.add_widget(RageCell())
-        while len(cells.children) > len(track):
-            cells.remove_widget(cells.children[0])
-        for i, cell in enumerate(reversed(cells.children)):
-            cell.text = str(track[i])
-            cell.current = i + 1 == view.rage_space
+        self.ids.rage.track = list(view.rage_track)
+        self.ids.rage.space = view.rage_space
         self.next_attack = str(view.next_attack)
         notes = []
         if view.danger:
@@ -330,18 +386,14 @@ class TableScreen(Layout, Screen):
         self.attack_note = " · ".join(notes)
 
     def _show_bag(self, view: TableView) -> None:
-        chips = self.ids.bag
-        kinds = [(k, n) for k, n in view.bag if k != "ghost" or view.edition == "catacombs"]
-        while len(chips.children) < len(kinds):
-            chips.add_widget(BagChip())
-        while len(chips.children) > len(kinds):
-            chips.remove_widget(chips.children[0])
-        for chip, (kind, n) in zip(reversed(chips.children), kinds, strict=True):
-            chip.kind = kind
-            chip.swatch = list(colour(kind)) if kind != "black" else [0.03, 0.03, 0.04, 1]
-            chip.ink = list(text_colour(kind))
+        chips = []
+        for kind, n in view.bag:
+            if kind == "ghost" and view.edition != "catacombs":
+                continue
+            swatch = list(colour(kind)) if kind != "black" else [0.03, 0.03, 0.04, 1]
             mark = {"black": "", "ghost": ed_(view.edition, "ghost")}.get(kind, letter(kind))
-            chip.text = f"{mark} {n}".strip()
+            chips.append((f"{mark} {n}".strip(), swatch, list(text_colour(kind)), kind == "black"))
+        self.ids.bag.chips = chips
         ghosts = view.ghosts_in_area
         self.bag_note = (
             ngettext("{n} ghost in Clank!", "{n} ghosts in Clank!", ghosts).format(n=ghosts)
