@@ -63,7 +63,7 @@ def test_texts_drawn_without_labels_are_measured_too():
     from kivy.metrics import dp
 
     from companion.ui.drawn import DrawnWidget
-    from companion.ui.table import FigureRow
+    from companion.ui.table import Figures
 
     class Sign(DrawnWidget):
         def __init__(self, **kwargs):
@@ -79,7 +79,7 @@ def test_texts_drawn_without_labels_are_measured_too():
 
     root = BoxLayout(size_hint=(None, None), size=(600, 100), spacing=8)
     sign = Sign(size_hint_x=None, width=120)
-    row = FigureRow(clank="3", health="9", compact=True)
+    row = Figures(clank="3", health="9", compact=True, size_hint_x=None, width=200)
     root.add_widget(sign)
     root.add_widget(row)
     try:

@@ -260,7 +260,7 @@ def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(tmp_path, 
         # each panel tells the knock-out chance at a glance, the same as the view's
         yellow = next(p for p in screen.panels() if p.player == "yellow")
         assert "%" in yellow.risk_text and yellow.knock_out == view.player("yellow").knock_out
-        ui.tap(yellow.ids.figures.parent)  # the figures: one touch target
+        ui.tap(yellow.ids.figures)  # the figures: one touch target
         odds = next(w for w in ui.window.children if isinstance(w, OddsView))
         ui.frames(3)
         if SHOTS is not None:

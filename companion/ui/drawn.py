@@ -110,12 +110,13 @@ class Ink:
         return w, h
 
     def show(self, text: str, rgba: Any = (1, 1, 1, 1), font_size: str | float | None = None,
-             width: float | None = None) -> None:  # fmt: skip
-        """``width``: the text is laid in that many px, shortened with an ellipsis when
-        longer (its texture is that wide: place it at the left of its room)."""
+             width: float | None = None, halign: str = "left") -> None:  # fmt: skip
+        """``width``: the text is laid in that many px (aligned by ``halign``), shortened
+        with an ellipsis when longer; its texture is that wide: place it at the left of
+        its room."""
         if font_size is not None:
             self.font_size = _px(font_size)
-        made = (text, self.font_size, width, tuple(self.options.items()))
+        made = (text, self.font_size, width, halign, tuple(self.options.items()))
         if made != self._made:
             self._made = made
             self.text = text
@@ -124,7 +125,7 @@ class Ink:
                 options = {**self.options, "text": text, "font_size": self.font_size}
                 if width is not None:
                     options.update(text_size=(max(1, width), None), shorten=True,
-                                   shorten_from="right")  # fmt: skip
+                                   shorten_from="right", halign=halign)  # fmt: skip
                 core = (MarkupLabel if self.options["markup"] else CoreLabel)(**options)
                 core.refresh()
                 self.shortened = bool(core.is_shortened)

@@ -49,7 +49,7 @@ class RageTrack(DrawnWidget):
     drawn_from = ("track", "space")
 
     def __init__(self, **kwargs: Any) -> None:
-        self._cells: list[tuple[Any, Any, Ink]] = []  # its colour, its rectangle, its number
+        self._cells: list[tuple[Any, Any, Ink]] = []  # its paint, its rectangle, its number
         super().__init__(**kwargs)
 
     def draw(self) -> None:
@@ -57,20 +57,20 @@ class RageTrack(DrawnWidget):
 
         n = len(self.track)
         while len(self._cells) < n:
-            colour, cell = Color(), Rectangle()
-            self.canvas.add(colour)
+            paint, cell = Color(), Rectangle()
+            self.canvas.add(paint)
             self.canvas.add(cell)
-            self._cells.append((colour, cell, self.ink("20sp")))
+            self._cells.append((paint, cell, self.ink("20sp")))
         while len(self._cells) > n:
-            colour, cell, ink = self._cells.pop()
-            self.canvas.remove(colour)
+            paint, cell, ink = self._cells.pop()
+            self.canvas.remove(paint)
             self.canvas.remove(cell)
             self.drop_ink(ink)
         gap = dp(3)
         width = (self.width - gap * (n - 1)) / n if n else 0
-        for i, (colour, cell, ink) in enumerate(self._cells):
+        for i, (paint, cell, ink) in enumerate(self._cells):
             current = i + 1 == self.space
-            colour.rgba = (0.78, 0.2, 0.15, 1) if current else (0.22, 0.23, 0.27, 1)
+            paint.rgba = (0.78, 0.2, 0.15, 1) if current else (0.22, 0.23, 0.27, 1)
             x = self.x + i * (width + gap)
             cell.pos, cell.size = (x, self.y), (width, self.height)
             ink.options["bold"] = current
@@ -119,10 +119,6 @@ class BagRow(DrawnWidget):
         self.width = max(0, x - gap - self.x)
 
 
-class Figures(ButtonBehavior, BoxLayout):
-    """The big figures of a panel: a tap shows the odds of the next draw."""
-
-
 class PanelHeader(DrawnWidget):
     """A panel's first line: the player's letter in a disc of their colour, their name
     (smaller, then shortened, when long) and, on the right, the turn marker (white: no
@@ -143,6 +139,7 @@ class PanelHeader(DrawnWidget):
         self._disc = Ellipse(size=(dp(32), dp(32)))
         self._badge_colour = Color(1, 1, 1, 0)
         self._badge = RoundedRectangle(radius=[dp(10)])
+        self._fit: tuple[Any, float] = ((), sp(22))
         super().__init__(**kwargs)
         for shape in (self._disc_colour, self._disc, self._badge_colour, self._badge):
             self.canvas.add(shape)
@@ -165,18 +162,24 @@ class PanelHeader(DrawnWidget):
         self._badge.size = (badge, dp(26))
         self.turn_ink.place(self.right - badge + (badge - tw) / 2, cy - th / 2)
         room = max(1, self.width - dp(32) - 2 * gap - badge)
-        size = sp(22)
-        if self.name:
-            options = {**self.name_ink.options, "text": self.name}
-            size = fitting_font_size(options, sp(22), sp(20), (room, self.height), None)
-        self.name_ink.show(self.name, (1, 1, 1, 1), size, width=room)
+        fit = (self.name, room, self.height)
+        if fit != self._fit[0]:  # measured again only when the name or its room changed
+            size = sp(22)
+            if self.name:
+                options = {**self.name_ink.options, "text": self.name}
+                size = fitting_font_size(options, sp(22), sp(20), (room, self.height), None)
+            self._fit = (fit, size)
+        self.name_ink.show(self.name, (1, 1, 1, 1), self._fit[1], width=room)
         nh = self.name_ink.size[1]
         self.name_ink.place(x + dp(32) + gap, cy - nh / 2)
 
 
-class FigureRow(DrawnWidget):
-    """A panel's big figures in one line: (with 5-6 players, the player's letter), a cube
-    and the player's cubes in the Clank! area; on the right, a heart and the health left."""
+class Figures(ButtonBehavior, DrawnWidget):
+    """A panel's big figures, one touch target (a tap shows the odds of the next draw
+    whole): (with 5-6 players, the player's letter), a cube and the player's cubes in
+    the Clank! area; on the right, a heart and the health left. Under them, the next
+    draw's knock-out chance and the health it takes on average (5-6 players, no room
+    for a line: the knock-out chance as a red bar)."""
 
     compact = BooleanProperty(False)
     letter = StringProperty("")
@@ -185,46 +188,64 @@ class FigureRow(DrawnWidget):
     hurt = NumericProperty(0)
     swatch = ListProperty([1, 1, 1, 1])
     ink_colour = ListProperty([1, 1, 1, 1])
-    drawn_from = ("compact", "letter", "clank", "health", "hurt", "swatch", "ink_colour")
+    risk_text = StringProperty("")
+    risk_colour = ListProperty([0.85, 0.87, 0.9, 1])
+    knock_out = NumericProperty(0)
+    drawn_from = ("compact", "letter", "clank", "health", "hurt", "swatch", "ink_colour",
+                  "risk_text", "risk_colour", "knock_out")  # fmt: skip
 
     def __init__(self, **kwargs: Any) -> None:
         from kivy.graphics import Color, Ellipse, Rectangle
 
-        self._disc_colour = Color(0, 0, 0, 0)
-        self._disc = Ellipse(size=(dp(32), dp(32)))
-        self._edge_colour = Color(0.05, 0.05, 0.06, 1)
-        self._edge = Rectangle(size=(dp(24), dp(24)))
-        self._cube_colour = Color(1, 1, 1, 1)
-        self._cube = Rectangle(size=(dp(20), dp(20)))
+        self._shapes = {
+            "disc": (Color(0, 0, 0, 0), Ellipse(size=(dp(32), dp(32)))),
+            "edge": (Color(0.05, 0.05, 0.06, 1), Rectangle(size=(dp(24), dp(24)))),
+            "cube": (Color(1, 1, 1, 1), Rectangle(size=(dp(20), dp(20)))),
+            "bar": (Color(1, 1, 1, 0), Rectangle()),
+            "risk": (Color(0.95, 0.3, 0.25, 0), Rectangle()),
+        }
         super().__init__(**kwargs)
-        for shape in (self._disc_colour, self._disc, self._edge_colour, self._edge,
-                      self._cube_colour, self._cube):  # fmt: skip
+        for paint, shape in self._shapes.values():
+            self.canvas.add(paint)
             self.canvas.add(shape)
         self.letter_ink = self.ink("22sp", bold=True)
         self.clank_ink = self.ink("38sp", bold=True)
         self.heart_ink = self.ink("30sp", font_name="DejaVuSans")
         self.health_ink = self.ink("38sp", bold=True)
+        self.risk_ink = self.ink("20sp", markup=True)
 
     def draw(self) -> None:
+        shapes = self._shapes
+        x, gap = self.x, dp(6)
+        # under the figures: the odds in a line, or a bar (5-6 players)
+        line = dp(26) if self.risk_text and not self.compact else 0
+        bar = dp(6) if self.risk_text and self.compact else 0
+        self.risk_ink.show(self.risk_text if line else "", self.risk_colour)
+        rw, rh = self.risk_ink.size
+        self.risk_ink.place(self.center_x - rw / 2, self.y + (line - rh) / 2)
+        shapes["bar"][0].a = 0.18 if bar else 0
+        shapes["bar"][1].pos, shapes["bar"][1].size = self.pos, (self.width, bar)
+        shapes["risk"][0].a = 1 if bar else 0
+        shapes["risk"][1].pos, shapes["risk"][1].size = self.pos, (self.width * self.knock_out, bar)
+        # the figures, in the middle of the rest
+        cy = self.y + line + bar + (self.height - line - bar) / 2
         big = sp(36) if self.compact else sp(38)
         self.letter_ink.show(self.letter if self.compact else "", self.ink_colour)
         self.clank_ink.show(self.clank, (1, 1, 1, 1), big)
         self.heart_ink.show("♥", (0.95, 0.3, 0.3, 1) if self.hurt < 1 else (0.5, 0.5, 0.5, 1))
         hurt = (1, 1, 1, 1) if self.hurt < 0.7 else (1, 0.55, 0.45, 1)
         self.health_ink.show(self.health, hurt, big)
-        gap = dp(6)
-        x, cy = self.x, self.center_y
         # the letter in a disc of the player's colour (5-6 players: no name above)
         lead = dp(32) if self.compact else 0
-        self._disc_colour.rgba = self.swatch if self.compact else (0, 0, 0, 0)
-        self._disc.pos = (x + lead / 2 - dp(16), cy - dp(16))
+        shapes["disc"][0].rgba = self.swatch if self.compact else (0, 0, 0, 0)
+        shapes["disc"][1].pos = (x + lead / 2 - dp(16), cy - dp(16))
         lw, lh = self.letter_ink.size
         self.letter_ink.place(x + (lead - lw) / 2, cy - lh / 2)
         # a cube (the player's colour with a dark edge), then the cubes in the Clank! area
         left = x + lead + gap
-        self._edge.pos = (left + dp(1), cy - dp(12))
-        self._cube_colour.rgba = self.swatch
-        self._cube.pos = (left + dp(3), cy - dp(10))
+        shapes["edge"][1].pos = (left + dp(1), cy - dp(12))
+        shapes["cube"][0].rgba = self.swatch
+        shapes["cube"][1].pos = (left + dp(3), cy - dp(10))
         ch = self.clank_ink.size[1]
         self.clank_ink.place(left + dp(34), cy - ch / 2)
         # on the right: the health left, and a heart before it
@@ -238,6 +259,26 @@ class FigureRow(DrawnWidget):
         """The two numbers a player looks for: cubes in the Clank! area, health left."""
         self.drawn()
         return [t for t in (self.clank_ink.seen(self), self.health_ink.seen(self)) if t]
+
+
+class InfoLine(DrawnWidget):
+    """A panel's line under the figures: the player's status if out (or in the Depths),
+    else gold, artifacts and the rest; shortened when too long."""
+
+    text = StringProperty("")
+    bold = BooleanProperty(False)
+    colour = ListProperty([0.92, 0.92, 0.95, 1])
+    drawn_from = ("text", "bold", "colour")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.line = self.ink("20sp")
+
+    def draw(self) -> None:
+        self.line.options["bold"] = self.bold
+        shown = self.text if self.height > 1 else ""  # no line (5-6 players): no texture
+        self.line.show(shown, self.colour, width=self.width, halign="center")
+        self.line.place(self.x, self.center_y - self.line.size[1] / 2)
 
 
 class PlayerPanel(Layout, BoxLayout):
