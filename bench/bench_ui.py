@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from bench.ui_child import headless_env, prepare_game  # noqa: E402
 
 CHILD = Path(__file__).resolve().parent / "ui_child.py"
-STARTS = 5  # per app
+STARTS = 11  # per app: a median of many, for the machine is noisy (a start takes 0.4-0.9 s here)
 SCANS = 220  # timed scans (take from the row, reveal into it), with taps in between
 BARE_REDRAWS = 200
 STARTUP_RATIO = 1.5

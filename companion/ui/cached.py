@@ -8,57 +8,99 @@ the whole table. A ``Cached`` layout draws its children into a texture of its ow
 framebuffer object renders its content again only when an instruction inside it changed,
 so a part of the screen that did not change costs one copy.
 
+A framebuffer costs more to make than it saves on the frame that makes it, and the
+first frame of a screen is the one a player waits for. So a ``Cached`` layout starts as
+a plain one, its children drawn straight into the window, and moves them into its
+framebuffer once it has been shown (after the first frame that drew it).
+
 Touches, ids and positions work as in any RelativeLayout: the children lie at (0, 0) in
 the layout's own coordinates (``to_window`` turns them into the window's).
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
-from kivy.graphics import Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle
 from kivy.uix.relativelayout import RelativeLayout
+
+# the layouts not drawn into a framebuffer yet; after each frame, those in the window
+# (they have just been drawn) are
+_WAITING: weakref.WeakSet[Cached] = weakref.WeakSet()
+_WATCHING: list[Any] = []  # the window whose frames are watched
+
+
+def _after_a_frame(window: Any, *args: Any) -> None:
+    for layout in list(_WAITING):
+        if layout.get_root_window() is not None:
+            _WAITING.discard(layout)
+            layout.cache()
+
+
+def _watch_frames() -> None:
+    if not _WATCHING:
+        from kivy.core.window import Window
+
+        Window.fbind("on_flip", _after_a_frame)
+        _WATCHING.append(Window)
 
 
 class Cached(RelativeLayout):
+    canvas: Any
+
     def __init__(self, **kw: Any) -> None:
-        self.canvas = Canvas()
-        with self.canvas:
-            self.fbo = Fbo(size=(1, 1))
-            Color(1, 1, 1, 1)
-            self._copy = Rectangle(size=(1, 1), texture=self.fbo.texture)
+        self.fbo: Any = None  # made by cache()
+        self._copy: Any = None
+        super().__init__(**kw)
+        _WAITING.add(self)
+        _watch_frames()
+
+    # ------------------------------------------------------------ the framebuffer
+    def cache(self) -> None:
+        """Draw the children into a framebuffer from now on (done once)."""
+        if self.fbo is not None:
+            return
+        from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle
+
+        self.fbo = Fbo(size=self._fbo_size())
         with self.fbo:
             ClearColor(0, 0, 0, 0)
             ClearBuffers()
-        super().__init__(**kw)
+        for child in reversed(self.children):  # in the order they are drawn
+            self.canvas.remove(child.canvas)
+            self.fbo.add(child.canvas)
+        self.canvas.add(Color(1, 1, 1, 1))
+        self._copy = Rectangle(size=self.fbo.size, texture=self.fbo.texture)
+        self.canvas.add(self._copy)
         self.fbind("size", self._resize)
-        self._resize()
+
+    def _fbo_size(self) -> tuple[int, int]:
+        return max(1, round(self.width)), max(1, round(self.height))
 
     def _resize(self, *args: Any) -> None:
-        size = (max(1, round(self.width)), max(1, round(self.height)))
+        size = self._fbo_size()
         if tuple(self.fbo.size) != size:
             self.fbo.size = size  # a new texture of that size
         self._copy.size = size
         self._copy.texture = self.fbo.texture
 
-    # the children draw into the framebuffer object, not into the window
+    # once cached, the children draw into the framebuffer object, not into the window
     def add_widget(self, *args: Any, **kw: Any) -> None:
-        outer, self.canvas = self.canvas, self.fbo
-        try:
-            super().add_widget(*args, **kw)
-        finally:
-            self.canvas = outer
+        self._into_fbo(super().add_widget, *args, **kw)
 
     def remove_widget(self, *args: Any, **kw: Any) -> None:
-        outer, self.canvas = self.canvas, self.fbo
-        try:
-            super().remove_widget(*args, **kw)
-        finally:
-            self.canvas = outer
+        self._into_fbo(super().remove_widget, *args, **kw)
 
     def clear_widgets(self, *args: Any, **kw: Any) -> None:
-        outer, self.canvas = self.canvas, self.fbo
+        self._into_fbo(super().clear_widgets, *args, **kw)
+
+    def _into_fbo(self, change: Any, *args: Any, **kw: Any) -> None:
+        if self.fbo is None:
+            change(*args, **kw)
+            return
+        outer: Any = self.canvas
+        self.canvas = self.fbo
         try:
-            super().clear_widgets(*args, **kw)
+            change(*args, **kw)
         finally:
             self.canvas = outer
