@@ -31,10 +31,19 @@ _WATCHING: list[Any] = []  # the window whose frames are watched
 
 
 def _after_a_frame(window: Any, *args: Any) -> None:
-    for layout in list(_WAITING):
-        if layout.get_root_window() is not None:
+    """After a frame (when the window flips it, before it is shown): the layouts that
+    were drawn in it are cached at the next tick, not while the frame waits."""
+    shown = [layout for layout in _WAITING if layout.get_root_window() is not None]
+    if shown:
+        from kivy.clock import Clock
+
+        for layout in shown:
             _WAITING.discard(layout)
-            layout.cache()
+        def cache(dt: float) -> None:
+            for layout in shown:
+                layout.cache()
+
+        Clock.schedule_once(cache)
 
 
 def _watch_frames() -> None:
