@@ -890,6 +890,9 @@ def cmd_app(args: argparse.Namespace) -> int:
     # before Kivy's clock exists: a scan or a button press handed over from its thread
     # wakes the main loop at once (Clock.schedule_once_free), not at the next 60 Hz tick
     os.environ.setdefault("KIVY_CLOCK", "free_all")
+    import gc
+
+    gc.disable()  # Kivy's and the screens' modules live as long as the app: run_app says more
     from companion.ui.app import run_app  # Kivy only when the screen is wanted
 
     return run_app(config, fullscreen=fullscreen)

@@ -39,6 +39,7 @@ def _after_a_frame(window: Any, *args: Any) -> None:
 
         for layout in shown:
             _WAITING.discard(layout)
+
         def cache(dt: float) -> None:
             for layout in shown:
                 layout.cache()

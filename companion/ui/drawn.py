@@ -14,8 +14,7 @@ drawn widget lists them in ``drawn_texts()`` with their size and place on screen
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
@@ -67,8 +66,7 @@ def fitting_font_size(options: Mapping[str, Any], full: float, least: float,
     return max(least, low)
 
 
-@dataclass(frozen=True)
-class DrawnText:
+class DrawnText(NamedTuple):
     """A text as a player sees it: its words, its font size (px), its box (window
     coordinates) and whether it was shortened to fit."""
 
