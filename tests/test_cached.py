@@ -8,7 +8,9 @@ import os
 os.environ.setdefault("KIVY_WINDOW", "sdl2")
 
 from kivy.base import EventLoop  # noqa: E402
+from kivy.graphics import Color, Rectangle  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
+from kivy.uix.widget import Widget  # noqa: E402
 
 from companion.ui.cached import Cached  # noqa: E402
 
@@ -43,3 +45,36 @@ def test_a_cached_layout_moves_into_its_framebuffer_once_it_has_been_shown():
         assert shown.children == [second] and second.parent is shown
     finally:
         window.remove_widget(shown)
+
+
+def shown_at(x: int, y: int) -> tuple[int, ...]:
+    """The colour the window shows at (x, y), after a frame."""
+    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+    return tuple(glReadPixels(x, y, 1, 1, GL_RGB, GL_UNSIGNED_BYTE)[:3])
+
+
+def test_what_a_cached_layout_draws_is_on_the_screen_and_follows_its_changes():
+    """The pixels, not the widget tree: a framebuffer made but never drawn shows an
+    empty place while every widget reports the right texts."""
+    EventLoop.ensure_window()
+    window = EventLoop.window
+    layout = Cached(size_hint=(None, None), size=(120, 80), pos=(40, 30))
+    block = Widget(size_hint=(1, 1))
+    with block.canvas:
+        paint = Color(1, 0, 0, 1)
+        patch = Rectangle(size=(120, 80))
+    layout.add_widget(block)
+    window.add_widget(layout)
+    try:
+        frames(4)
+        assert layout.fbo is not None
+        assert shown_at(100, 70) == (255, 0, 0)
+        paint.rgba = (0, 1, 0, 1)  # a change inside: the framebuffer is drawn again
+        frames(2)
+        assert shown_at(100, 70) == (0, 255, 0)
+        patch.size = (60, 80)  # the right half left empty: the window shows through
+        frames(2)
+        assert shown_at(70, 70) == (0, 255, 0) and shown_at(140, 70) != (0, 255, 0)
+    finally:
+        window.remove_widget(layout)

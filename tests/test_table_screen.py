@@ -180,7 +180,7 @@ def test_a_committed_refill_is_never_shown_as_still_open(tmp_path):
 def figures(screen: TableScreen) -> set:
     """The numbers a player looks for: the next attack, each player's cubes in the
     Clank! area and health left."""
-    out: set = {screen.ids.next_attack}
+    out: set = set(screen.ids.next_attack.figures())
     for panel in screen.panels():
         if isinstance(panel, PlayerPanel):
             out |= set(panel.ids.figures.figures())
@@ -306,3 +306,34 @@ def test_the_rage_track_and_the_bag_follow_the_table_when_it_changes():
     bag.chips = [("R 3", [1, 0, 0, 1], white, False)]
     assert [t.text for t in bag.drawn_texts()] == ["R 3"] and bag.width == dp(52)
     assert len(bag.inks) == 1
+
+
+def test_the_window_shows_every_panel_in_its_colour_and_its_changes(tmp_path):
+    """Read from the window's pixels, after the parts of the table have moved into
+    their framebuffers: each panel's most common colour is its tint (the background
+    would mean a panel not drawn), and a clank changes what its panel shows."""
+    from collections import Counter
+
+    from companion.ui.colours import colour
+    from companion.ui.table import _tint
+
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db))))
+    try:
+        new_game(ui, 4)
+        ui.frames(4)
+        screen = table_of(ui)
+        before = {}
+        for panel in screen.panels():
+            seen = ui.pixels(panel)
+            tint = tuple(round(c * 255) for c in _tint(colour(panel.player), 0.32)[:3])
+            common = Counter(seen).most_common(1)[0][0]
+            assert all(abs(a - b) <= 2 for a, b in zip(common, tint, strict=True)), panel.player
+            before[panel.player] = seen
+        ui.app.controller.clank(3, "blue")
+        ui.frames(3)
+        after = {p.player: ui.pixels(p) for p in screen.panels()}
+        assert after["blue"] != before["blue"]
+        assert after["green"] == before["green"]  # nothing changed there
+    finally:
+        ui.close()

@@ -79,6 +79,7 @@ class Cached(RelativeLayout):
         for child in reversed(self.children):  # in the order they are drawn
             self.canvas.remove(child.canvas)
             self.fbo.add(child.canvas)
+        self.canvas.add(self.fbo)  # drawing the canvas renders the framebuffer, if it changed
         self.canvas.add(Color(1, 1, 1, 1))
         self._copy = Rectangle(size=self.fbo.size, texture=self.fbo.texture)
         self.canvas.add(self._copy)

@@ -101,6 +101,16 @@ class Harness:
             self.window.dispatch(event, keycode, scancode, None, [])
         self.frames(2)
 
+    def pixels(self, widget: Widget) -> list[tuple[int, int, int]]:
+        """The colours the window shows where ``widget`` lies (after a frame): what a
+        player sees there, not what the widgets say they are."""
+        from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+        x, y = (round(v) for v in widget.to_window(widget.x, widget.y))
+        w, h = max(1, round(widget.width)), max(1, round(widget.height))
+        data = glReadPixels(x, y, w, h, GL_RGB, GL_UNSIGNED_BYTE)
+        return [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+
     def screenshot(self, path: Path) -> Path:
         self.frames(3)
         saved = Path(self.window.screenshot(name=str(path)))  # Kivy adds a counter

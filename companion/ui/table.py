@@ -79,6 +79,41 @@ class RageTrack(DrawnWidget):
             ink.place(x + (width - tw) / 2, self.center_y - th / 2)
 
 
+class NextAttack(DrawnWidget):
+    """How many cubes the next attack draws, big, after its caption, on dark red."""
+
+    caption = StringProperty("")
+    count = StringProperty("0")
+    drawn_from = ("caption", "count")
+
+    def __init__(self, **kwargs: Any) -> None:
+        from kivy.graphics import Color, RoundedRectangle
+
+        self._back = RoundedRectangle(radius=[dp(6)])
+        super().__init__(**kwargs)
+        self.canvas.add(Color(0.45, 0.14, 0.1, 1))
+        self.canvas.add(self._back)
+        self.caption_ink = self.ink("20sp")
+        self.number_ink = self.ink("38sp", bold=True)
+
+    def draw(self) -> None:
+        self._back.pos, self._back.size = self.pos, self.size
+        cy = self.center_y
+        self.number_ink.show(self.count)
+        nw, nh = self.number_ink.size
+        box = nw + dp(14)
+        self.number_ink.place(self.right - box + dp(7), cy - nh / 2)
+        room = max(1, self.width - dp(6) - box)
+        self.caption_ink.show(self.caption, width=room, halign="right")
+        self.caption_ink.place(self.x, cy - self.caption_ink.size[1] / 2)
+
+    def figures(self) -> list[DrawnText]:
+        """The number a player looks for."""
+        self.drawn()
+        seen = self.number_ink.seen(self)
+        return [seen] if seen else []
+
+
 class BagRow(DrawnWidget):
     """The bag: a chip per kind of cube, in its colour, with its letter and how many.
     As wide as its chips (it sets its own width)."""
@@ -356,6 +391,23 @@ class PlayerPanel(Layout, BoxLayout):
             self.knock_out = 0
             self.risk_text = ""
             self.risk_colour = [0.85, 0.87, 0.9, 1]
+        self._draw_parts()
+
+    def _draw_parts(self) -> None:
+        """The drawn parts show the panel's values (set here, not bound in the layout:
+        a binding per value and per panel cost the first frame more than this)."""
+        header, figures, info = self.ids.header, self.ids.figures, self.ids.info
+        header.letter = "" if self.compact else self.letter
+        header.name = "" if self.compact else self.name_text
+        header.active, header.swatch, header.ink_colour = self.active, self.swatch, self.ink
+        figures.compact, figures.letter = self.compact, self.letter
+        figures.clank, figures.health, figures.hurt = self.clank, self.health, self.hurt
+        figures.swatch, figures.ink_colour = self.swatch, self.ink
+        figures.risk_text, figures.risk_colour = self.risk_text, self.risk_colour
+        figures.knock_out = self.knock_out
+        info.text = self.status_text or self.info_text
+        info.bold = bool(self.status_text)
+        info.colour = [1, 0.7, 0.6, 1] if self.out else [0.92, 0.92, 0.95, 1]
 
 
 class RowCard(Layout, Button):
