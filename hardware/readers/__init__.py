@@ -19,10 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hardware.readers.base import ReaderFault, ReaderStatus, Scan, TagDevice
-from hardware.uid import normalise_uid
 from hardware.readers.fake import FakeReader
 from hardware.readers.presence import Presence
 from hardware.readers.worker import ReaderWorker
+from hardware.uid import normalise_uid
 
 __all__ = [
     "FakeReader",

@@ -46,8 +46,8 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from types import ModuleType
 
-from hardware.uid import normalise_uid
 from hardware.readers.mfrc522 import Mfrc522Device, bcc, crc16, crc_a
+from hardware.uid import normalise_uid
 
 # ------------------------------------------------------------ registers and bits
 COMMAND = 0x01
