@@ -89,6 +89,17 @@ def drawn(root: Widget) -> list[tuple[Widget, DrawnText]]:
     ]
 
 
+def sticks_out(text: DrawnText, widget: Widget, slack: float = 1) -> bool:
+    """Whether a drawn text reaches past the widget that draws it."""
+    b = box(widget)
+    return (
+        text.x < b.x - slack
+        or text.y < b.y - slack
+        or text.x + text.width > b.x + b.w + slack
+        or text.y + text.height > b.y + b.h + slack
+    )
+
+
 def targets(root: Widget) -> list[Box]:
     """Every button a finger can press under ``root``."""
     return [
@@ -117,13 +128,7 @@ def problems(root: Widget, figures: Collection[Widget | DrawnText] = frozenset()
         least = MIN_FIGURE if text in figures else MIN_TEXT
         if text.font_size + 0.5 < least:
             found.append(f"text {text.text!r} is {text.font_size:.0f} px (at least {least})")
-        b = box(widget)
-        if (
-            text.x < b.x - 1
-            or text.y < b.y - 1
-            or text.x + text.width > b.x + b.w + 1
-            or text.y + text.height > b.y + b.h + 1
-        ):
+        if sticks_out(text, widget):
             found.append(f"text {text.text!r} sticks out of its place")
     for label, _size in texts(root):
         outer = label.parent

@@ -13,6 +13,7 @@ from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
 from companion.ui.cached import Cached  # noqa: E402
+from companion.ui.harness import window_pixels  # noqa: E402
 
 
 def frames(n: int = 3) -> None:
@@ -47,11 +48,9 @@ def test_a_cached_layout_moves_into_its_framebuffer_once_it_has_been_shown():
         window.remove_widget(shown)
 
 
-def shown_at(x: int, y: int) -> tuple[int, ...]:
+def shown_at(x: int, y: int) -> tuple[int, int, int]:
     """The colour the window shows at (x, y), after a frame."""
-    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
-
-    return tuple(glReadPixels(x, y, 1, 1, GL_RGB, GL_UNSIGNED_BYTE)[:3])
+    return window_pixels(x, y, 1, 1)[0]
 
 
 def test_what_a_cached_layout_draws_is_on_the_screen_and_follows_its_changes():

@@ -37,6 +37,7 @@ from companion import i18n  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.view import DrawView, attacks_from_events  # noqa: E402
+from tests.screen_metrics import sticks_out  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 SLACK = 1.0  # pixels of rounding
@@ -119,15 +120,9 @@ def problems_of(w: Label) -> tuple[list[str], bool]:
 def drawn_problems(w: Widget) -> tuple[list[str], bool]:
     """What a widget that draws its texts lets stick out of its place, and whether it
     shortened one of them."""
-    x, y = w.to_window(w.x, w.y)
     found = []
     for t in w.drawn_texts():
-        if (
-            t.x < x - SLACK
-            or t.y < y - SLACK
-            or t.x + t.width > x + w.width + SLACK
-            or t.y + t.height > y + w.height + SLACK
-        ):
+        if sticks_out(t, w, SLACK):
             found.append(f"{type(w).__name__} {t.text!r}: {t.width:.0f}x{t.height:.0f} px")
     return found, any(t.shortened for t in w.drawn_texts())
 

@@ -13,7 +13,7 @@ drawn widget lists them in ``drawn_texts()`` with their size and place on screen
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from kivy.clock import Clock
@@ -173,6 +173,21 @@ class DrawnWidget(Widget):
         self.canvas.remove(ink.colour)
         self.canvas.remove(ink.rect)
         self.inks.remove(ink)
+
+    def keep_parts(self, parts: list[Any], n: int, shapes: Callable[[], tuple[Any, ...]],
+                   font_size: str, **options: Any) -> None:  # fmt: skip
+        """``n`` repeated parts (a cell of a row), each its ``shapes()`` (added to the
+        canvas in order) and one ink over them: parts made or dropped to fit ``n``."""
+        while len(parts) < n:
+            made = shapes()
+            for shape in made:
+                self.canvas.add(shape)
+            parts.append((*made, self.ink(font_size, **options)))
+        while len(parts) > n:
+            *gone, ink = parts.pop()
+            for shape in gone:
+                self.canvas.remove(shape)
+            self.drop_ink(ink)
 
     def _redraw(self, *args: Any) -> None:
         self.draw()

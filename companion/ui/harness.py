@@ -22,6 +22,15 @@ from companion.store import GameStore
 from companion.ui.app import CompanionApp
 
 
+def window_pixels(x: int, y: int, w: int, h: int) -> list[tuple[int, int, int]]:
+    """The colours the window shows in a rectangle (window coordinates, after a frame),
+    row by row from the bottom."""
+    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+    data = glReadPixels(x, y, w, h, GL_RGB, GL_UNSIGNED_BYTE)
+    return [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+
+
 class Harness:
     def __init__(self, database: Path, config: Config | None = None) -> None:
         EventLoop.ensure_window()
@@ -104,12 +113,8 @@ class Harness:
     def pixels(self, widget: Widget) -> list[tuple[int, int, int]]:
         """The colours the window shows where ``widget`` lies (after a frame): what a
         player sees there, not what the widgets say they are."""
-        from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
-
         x, y = (round(v) for v in widget.to_window(widget.x, widget.y))
-        w, h = max(1, round(widget.width)), max(1, round(widget.height))
-        data = glReadPixels(x, y, w, h, GL_RGB, GL_UNSIGNED_BYTE)
-        return [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+        return window_pixels(x, y, max(1, round(widget.width)), max(1, round(widget.height)))
 
     def screenshot(self, path: Path) -> Path:
         self.frames(3)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
@@ -53,19 +54,8 @@ class RageTrack(DrawnWidget):
         super().__init__(**kwargs)
 
     def draw(self) -> None:
-        from kivy.graphics import Color, Rectangle
-
         n = len(self.track)
-        while len(self._cells) < n:
-            paint, cell = Color(), Rectangle()
-            self.canvas.add(paint)
-            self.canvas.add(cell)
-            self._cells.append((paint, cell, self.ink("20sp")))
-        while len(self._cells) > n:
-            paint, cell, ink = self._cells.pop()
-            self.canvas.remove(paint)
-            self.canvas.remove(cell)
-            self.drop_ink(ink)
+        self.keep_parts(self._cells, n, lambda: (Color(), Rectangle()), "20sp")
         gap = dp(3)
         width = (self.width - gap * (n - 1)) / n if n else 0
         for i, (paint, cell, ink) in enumerate(self._cells):
@@ -87,8 +77,6 @@ class NextAttack(DrawnWidget):
     drawn_from = ("caption", "count")
 
     def __init__(self, **kwargs: Any) -> None:
-        from kivy.graphics import Color, RoundedRectangle
-
         self._back = RoundedRectangle(radius=[dp(6)])
         super().__init__(**kwargs)
         self.canvas.add(Color(0.45, 0.14, 0.1, 1))
@@ -126,19 +114,13 @@ class BagRow(DrawnWidget):
         super().__init__(**kwargs)
 
     def draw(self) -> None:
-        from kivy.graphics import Color, Line, RoundedRectangle
-
-        n = len(self.chips)
-        while len(self._chips) < n:
-            shapes = (Color(), RoundedRectangle(radius=[dp(6)]), Color(), Line(width=1.5))
-            for shape in shapes:
-                self.canvas.add(shape)
-            self._chips.append((*shapes, self.ink("22sp", bold=True)))
-        while len(self._chips) > n:
-            gone = self._chips.pop()
-            for shape in gone[:4]:
-                self.canvas.remove(shape)
-            self.drop_ink(gone[4])
+        self.keep_parts(
+            self._chips,
+            len(self.chips),
+            lambda: (Color(), RoundedRectangle(radius=[dp(6)]), Color(), Line(width=1.5)),
+            "22sp",
+            bold=True,
+        )
         x, gap = self.x, dp(6)
         for (text, swatch, ink_colour, outlined), chip in zip(self.chips, self._chips, strict=True):
             fill, body, edge, outline, ink = chip
@@ -168,8 +150,6 @@ class PanelHeader(DrawnWidget):
     drawn_from = ("letter", "name", "active", "turn", "swatch", "ink_colour")
 
     def __init__(self, **kwargs: Any) -> None:
-        from kivy.graphics import Color, Ellipse, RoundedRectangle
-
         self._disc_colour = Color(1, 1, 1, 1)
         self._disc = Ellipse(size=(dp(32), dp(32)))
         self._badge_colour = Color(1, 1, 1, 0)
@@ -230,8 +210,6 @@ class Figures(ButtonBehavior, DrawnWidget):
                   "risk_text", "risk_colour", "knock_out")  # fmt: skip
 
     def __init__(self, **kwargs: Any) -> None:
-        from kivy.graphics import Color, Ellipse, Rectangle
-
         self._shapes = {
             "disc": (Color(0, 0, 0, 0), Ellipse(size=(dp(32), dp(32)))),
             "edge": (Color(0.05, 0.05, 0.06, 1), Rectangle(size=(dp(24), dp(24)))),
