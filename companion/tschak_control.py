@@ -1665,16 +1665,16 @@ class TschakControl:
 
     def reveal(self) -> None:
         """The piles are checked (or the table skips it): the winner and the breakdown."""
-        if self.phase != "over":
-            return
-        self.revealed = True
-        self._save()
-        self._tell(Update("entry"))
+        self._show_result(True)
 
     def show_piles(self) -> None:
+        self._show_result(False)
+
+    def _show_result(self, revealed: bool) -> None:
+        """Once the game is over: the scores (True) or the piles' check (False)."""
         if self.phase != "over":
             return
-        self.revealed = False
+        self.revealed = revealed
         self._save()
         self._tell(Update("entry"))
 
