@@ -40,7 +40,7 @@ from companion.catalog import UNTAGGED
 from companion.checklist import setup_checklist
 from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import RuleError
-from companion.rules.odds import AttackOdds, attack_odds
+from companion.rules.odds import AttackOdds, next_attack_odds
 from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.log import undone_actions
@@ -172,7 +172,7 @@ class Controller:
             last = self.store.last_game()
             if last is None or self.store.game_row(last)["status"] != "over":
                 return None
-            if self.store.in_progress(last).get("closed"):
+            if self.store.in_progress(last).get("closed") or self.store.game_row(last)["closed"]:
                 return None
             game = last
         if self.store.game_row(game)["edition"] == TSCHAK:
@@ -199,8 +199,14 @@ class Controller:
         return self.table
 
     def close_game(self) -> None:
-        """The scores have been read: the next start shows the new-game screen."""
+        """The scores have been read: the log is closed (its head is final, the one to
+        photograph) and the next start shows the new-game screen."""
         if self.table is None:
+            return
+        try:
+            self.table.close()
+        except (RuleError, StoreError) as e:
+            self._tell(Update("rejected", self._reason(e)))
             return
         self.closed = True
         self._save()
@@ -405,27 +411,23 @@ class Controller:
             else p
             for p in view.players
         )
-        return dataclasses.replace(view, players=players, odds_reason=reason, odds_count=odds.count)
+        return dataclasses.replace(
+            view,
+            players=players,
+            odds_reason=reason,
+            odds_count=odds.count,
+            odds_ends_game=odds.ends_game,
+        )
 
     def _odds(self) -> tuple[str, AttackOdds] | None:
         """The exact odds of the next dragon draw that is sure to come: the countdown's
-        while it runs, an out player's draw in Catacombs, else the attack of a refill."""
+        while it runs, an out player's draw in Catacombs, else the attack of a refill
+        (companion.rules.odds.next_step, as the table script's ``odds``)."""
         assert self.table is not None
-        game = self.table.game
-        s = game.state
-        if s.game_over or self.phase != "playing":
+        if self.phase != "playing":
             return None
-        health = {n: game.setup.health - s.players[n].damage for n in s.seats
-                  if s.players[n].playing}  # fmt: skip
-        if game.edition.countdown and s.countdown is not None:
-            reason, count = "countdown", game.attack_size(s.countdown.space)
-        elif game.edition.out_draw and any(not p.playing for p in s.players.values()):
-            two = len(s.seats) == 2
-            reason = "out_draw"
-            count = game.edition.out_draw_two_players if two else game.edition.out_draw
-        else:
-            reason, count = "attack", game.attack_size()
-        return reason, attack_odds(s.bag, s.area, count, health)
+        odds = next_attack_odds(self.table.game)
+        return None if odds is None else (odds.reason, odds)
 
     def _scores(self) -> tuple[ScoreView, ...]:
         assert self.table is not None

@@ -17,10 +17,10 @@ from companion.draw import new_server_seed
 from companion.msg import N_
 from companion.rules import RuleError, make_setup
 from companion.store.db import StoreError
-from companion.store.log import GameStore, chained, undone_actions
+from companion.store.log import GameStore, chained, now_text, undone_actions
 from companion.store.seal import load_key, seal, unseal
 from companion.table import Table, draw_record, is_tschak
-from companion.verify_log import VERSION
+from companion.verify_log import DRAWN, GIVEN, VERSION
 
 if TYPE_CHECKING:  # imported when a Tschak! game is played: Clank! never loads its rules
     from companion.tschak_table import TschakTable
@@ -41,6 +41,10 @@ class Session:
         if is_tschak(options):
             return self._start_tschak(options)
         seed = options.get("server_seed")
+        # where the seed came from is part of the log: only a seed the companion drew
+        # itself makes the draws provably fair; one given by a script (tests, examples)
+        # makes them reproducible, and whoever chose it could have chosen the draws
+        origin = GIVEN if seed is not None else DRAWN
         if seed is None:
             seed = new_server_seed()
         table = Table.from_options({**options, "server_seed": seed})  # checks the seed
@@ -52,6 +56,8 @@ class Session:
             "seats": list(setup.players),
             "commitment": table.commitment,
             "client_seed": setup.client_seed,
+            "seed_origin": origin,
+            "created_at": now_text(),
         }
         table.log = self.store.create_game(
             setup.edition,
@@ -73,6 +79,7 @@ class Session:
             "seats": setup["players"],
             "commitment": "",  # no dragon bag: nothing to commit to
             "client_seed": "",
+            "created_at": now_text(),
         }
         table.log = self.store.create_game(setup["edition"], setup["players"], "", "", body)
         return table
@@ -131,9 +138,11 @@ class Session:
         last = first
         for rec in rows:
             last = rec
-            _check_kind(game, rec, table.abandoned, table.game.state.game_over, "reveal")
+            _check_kind(game, rec, table, table.game.state.game_over, "reveal")
             if rec["kind"] == "abandon":
                 table.abandoned = True
+            if rec["kind"] == "close":
+                table.closed = True
             if rec["kind"] != "action":
                 continue
             body = rec["body"]
@@ -169,9 +178,11 @@ def _rebuild_tschak(
     last = first
     for rec in rows:
         last = rec
-        _check_kind(game, rec, table.abandoned, table.game.game_over, "end")
+        _check_kind(game, rec, table, table.game.game_over, "end")
         if rec["kind"] == "abandon":
             table.abandoned = True
+        if rec["kind"] == "close":
+            table.closed = True
         if rec["kind"] != "action":
             continue
         body = rec["body"]
@@ -184,18 +195,31 @@ def _rebuild_tschak(
     return table, last
 
 
-def _check_kind(game: int, rec: dict[str, Any], abandoned: bool, over: bool, ending: str) -> None:
+def _check_kind(game: int, rec: dict[str, Any], table: AnyTable, over: bool, ending: str) -> None:
     """A record the game's replay can take at this point: an action while the game
     stands, its ending (``ending``: "reveal" with a bag, "end" without) once it is over,
-    an abandon."""
+    an abandon, the close of a game over; nothing after the close."""
     kind = rec["kind"]
+    abandoned = table.abandoned
+    if table.closed:
+        raise StoreError(
+            N_("game {game} record {record}: written after the game was closed"),
+            game=game,
+            record=rec["seq"],
+        )
+    if kind == "close" and (not over or abandoned):
+        raise StoreError(
+            N_("game {game} record {record}: a close before the game is over"),
+            game=game,
+            record=rec["seq"],
+        )
     if kind == ending and not over:
         raise StoreError(
             N_("game {game} record {record}: a reveal before the game is over"),
             game=game,
             record=rec["seq"],
         )
-    if kind not in ("action", ending, "abandon"):
+    if kind not in ("action", ending, "abandon", "close"):
         raise StoreError(
             N_("game {game} record {record}: not a record of a game"), game=game, record=rec["seq"]
         )

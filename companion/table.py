@@ -34,6 +34,8 @@ class ActionLog(Protocol):
 
     def abandon(self, server_seed: str | None, reason: str) -> None: ...
 
+    def close(self, reason: str) -> None: ...
+
 
 # ``ending`` of ActionLog.record: {"server_seed", "reason", "ranking"} when a game with a
 # dragon bag ends (its seed revealed), {"reason", "ranking"} when a game without one
@@ -56,6 +58,7 @@ class Table:
         self.game = Game(setup, self._chance)
         self.log = log
         self.abandoned = False
+        self.closed = False  # the scored game was closed: its log takes nothing more
 
     @classmethod
     def from_options(cls, options: Any, *, log: ActionLog | None = None) -> Table:
@@ -92,8 +95,10 @@ class Table:
 
     def apply(self, raw: Any) -> list[dict[str, Any]]:
         """Apply an action, commit it to the log (if any), then return its events."""
-        if self.abandoned:
+        if self.abandoned or self.closed:
             what = raw.get("do", "action") if isinstance(raw, dict) else "action"
+            if self.closed:
+                raise RuleError(N_("the game is closed: its scores are final"), during=str(what))
             raise RuleError(N_("the game was abandoned"), during=str(what))
         mark = self.game.mark()
         was_over = self.game.state.game_over
@@ -124,6 +129,17 @@ class Table:
         if self.log is not None:
             self.log.abandon(self._server_seed, reason)
         self.abandoned = True
+
+    def close(self, reason: str = "closed at the table") -> None:
+        """The scores have been read: the log is closed, and its head is final. Only a
+        game that is over is closed; closing it again changes nothing."""
+        if self.closed or self.abandoned:
+            return
+        if not self.game.state.game_over:
+            raise RuleError(N_("the game is not over"), during="close")
+        if self.log is not None:
+            self.log.close(reason)
+        self.closed = True
 
     @property
     def server_seed(self) -> str | None:

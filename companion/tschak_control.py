@@ -976,13 +976,22 @@ class TschakControl:
                 return "none"
         elif store.game_row(game).get("edition") != EDITION:
             return "none"
-        if store.in_progress(game).get("closed"):
+        if store.in_progress(game).get("closed") or store.game_row(game)["closed"]:
             return "closed"
         return "resumed" if self.resume(game) else "failed"
 
     def close_game(self) -> None:
-        """The scores were read: the table moves on to the new-game screen."""
+        """The scores were read: the log is closed (its head is final) and the table
+        moves on to the new-game screen."""
         if self.table is None:
+            return
+        try:
+            self.table.close()
+        except TschakError as e:
+            self._tell(Update("rejected", refusal(e)))
+            return
+        except Exception as e:  # noqa: BLE001 - the store refused (a full disk...)
+            self._tell(Update("rejected", _localized(e)))
             return
         self.closed = True
         self._save()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.msg import Refusal
+from companion.msg import N_, Refusal
 from companion.table import ActionLog
 from companion.tschak import EDITION as TSCHAK
 from companion.tschak import TschakError, TschakGame
@@ -31,6 +31,7 @@ class TschakTable:
         self._corrections = options.get("catalog")  # the table's catalog corrections
         self.log = log
         self.abandoned = False
+        self.closed = False  # the scored game was closed: its log takes nothing more
         self.actions_seen = 0  # accepted actions, undos included (as the log counts them)
 
     @property
@@ -56,6 +57,10 @@ class TschakTable:
         name = raw.get("do") if isinstance(raw, dict) else None
         if self.abandoned:
             error = TschakError("abandoned", "the game was abandoned")
+            error.during = name if isinstance(name, str) else None
+            raise error
+        if self.closed:
+            error = TschakError("closed", N_("the game is closed: its scores are final"))
             error.during = name if isinstance(name, str) else None
             raise error
         was_over = self.game.game_over
@@ -88,6 +93,18 @@ class TschakTable:
         if self.log is not None:
             self.log.abandon(None, reason)
         self.abandoned = True
+
+    def close(self, reason: str = "closed at the table") -> None:
+        """The scores have been read: the log is closed, and its head is final."""
+        if self.closed or self.abandoned:
+            return
+        if not self.game.game_over:
+            error = TschakError("not_over", N_("the game is not over"))
+            error.during = "close"
+            raise error
+        if self.log is not None:
+            self.log.close(reason)
+        self.closed = True
 
     def snapshot(self) -> dict[str, Any]:
         return self.game.snapshot()

@@ -6,8 +6,17 @@ anywhere and run
 
 It checks that (1) every record is chained to the one before it, (2) the revealed server
 seed matches the commitment shown before the game, and (3) every dragon draw comes out of
-the published fair-draw algorithm exactly as recorded. It prints one line per finding and
-exits 0 when all is well, 1 when something is wrong.
+the published fair-draw algorithm exactly as recorded. It prints one line per finding.
+
+Its exit status is its verdict:
+  0  every draw recomputed and equal (or a game without a dragon bag, chained whole);
+  1  FAILED: something in the log is wrong (the line says where);
+  2  the file cannot be read, or the command was called wrongly;
+  3  NOT PROVABLY FAIR: the log holds together, but its draws cannot prove a fair game:
+     its server seed was chosen outside the companion (the draws are reproducible, and
+     whoever chose the seed could have chosen the draws), or the seed was lost with its
+     seal key (the draws can never be recomputed);
+  4  NOT YET: the game is still running: its seed is sealed until the game ends.
 
 The log format (the export is JSON Lines):
 - line 1, the header: {"format": "clank-companion-log", "version": 1, "game": {...}}
@@ -18,20 +27,31 @@ The log format (the export is JSON Lines):
   the body is canonical the same way. Numbers are integers.
 - chain rule: HASH = SHA-256(PREV as 32 raw bytes || canonical bytes), lowercase hex;
   PREV of record 1 is 64 zeros; PREV of record S is HASH of record S-1.
-- kinds: "new" (body: setup, seats, commitment, client_seed), "action" (body: action,
-  events, draws), "reveal" and "abandon" (body: server_seed, reason); an "abandon" whose
-  server_seed is null gave up a game whose seal key was lost: its draws cannot be checked.
+- kinds: "new" (body: setup, seats, commitment, client_seed, and in logs written since
+  they were added: seed_origin, created_at), "action" (body: action, events, draws),
+  "reveal" and "abandon" (body: server_seed, reason), "close" (body: reason); an
+  "abandon" whose server_seed is null gave up a game whose seal key was lost: its draws
+  cannot be checked.
+- seed_origin: "companion" when the companion drew the server seed itself (the only case in
+  which the draws prove a fair game), "given" when whoever started the game chose it (a
+  table script, for tests and examples: draws reproducible, not provably fair). A log
+  without it was written before the companion recorded it.
+- created_at: the date the game was made; the header's must be the same.
+- "close": the table closed the scored game; nothing may follow it. Its hash is the final
+  chain head, the one to photograph. Before it, deck scans may still add records.
 - a game without a dragon bag (Tschak!) has the commitment "" and no draws: it ends with
   an "end" record (body: reason) instead of a "reveal", and is abandoned with a null seed.
 - the header's game (id, edition, players, status, commitment, server_seed) must agree
   with the records; nothing in an export is trusted that the records do not show.
 - each draw: {"nonce", "reason", "client_seed", "bag": {kind: count}, "count",
   "drawn": [...]}; nonces run 1, 2, 3, ... over the game (an undone draw keeps its nonce);
-  every draw uses the client seed the table chose (the "new" record's, or the "seed"
-  action's that fixed it before the first draw). The bag is laid out black, the seats in
-  order, ghost; see recompute_draw below. This file takes each draw's recorded bag as it
-  stands: that the bags follow from the game's actions is checked by the companion's own
-  `audit verify`, which replays the whole game through the rules.
+  every draw uses the client seed in force: the "new" record's, or that of the last
+  "seed" action still standing (an "undo" action takes back the last action not yet
+  taken back, a "seed" action included, before the first draw). The bag is laid out
+  black, the seats in order, ghost; see recompute_draw below. This file takes each
+  draw's recorded bag as it stands: that the bags follow from the game's actions is
+  checked by the companion's own `audit verify`, which replays the whole game through
+  the rules.
 """
 
 from __future__ import annotations
@@ -41,11 +61,21 @@ import hmac
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
 FORMAT = "clank-companion-log"
 VERSION = 1
 GENESIS = "0" * 64
+DRAWN, GIVEN = "companion", "given"  # where the server seed came from (the "new" record)
+
+# What an export may claim before anything is computed from it: a crafted export must not
+# make the verifier build a bag of 10^9 cubes or read a line of a gigabyte.
+MAX_LINE = 1 << 20  # characters of one line
+MAX_CUBES = 10_000  # cubes in one draw's bag (a real bag holds at most a few hundred)
+MAX_SEATS = 6
+
+# exit statuses: the verdict
+EXIT_OK, EXIT_FAILED, EXIT_UNREADABLE, EXIT_NOT_PROVABLY_FAIR, EXIT_SEALED = 0, 1, 2, 3, 4
 
 
 def canonical(obj: Any) -> str:
@@ -120,6 +150,8 @@ def _check_header(header: dict[str, Any], facts: dict[str, Any]) -> None:
     ):
         if key in game and game[key] != facts[key]:
             raise Finding(f"the header and the records disagree on the {label}")
+    if facts.get("created_at") is not None and game.get("created_at") != facts["created_at"]:
+        raise Finding("the header and the records disagree on the game's date")
     missing = [k for k in ("commitment", "players", "edition", "status") if k not in game]
     if missing:
         raise Finding(f"the header does not give the game's {', '.join(missing)}")
@@ -144,7 +176,13 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
     commitment = seed = None
     seed_lost = False
     client_seeds: set[str] = set()
-    table_seed = None  # the client seed the table chose: the set-up's, or a "seed" action's
+    table_seed = None  # the client seed in force: the set-up's, or a "seed" action's
+    # the client seed after each action still standing, for "undo" (see the module doc)
+    standing: list[str] = []
+    first_seed = ""
+    origin = None
+    created_at = None
+    closed = False
     seats: list[str] = []
     edition = None
     draws: list[tuple[int, dict[str, Any]]] = []
@@ -171,7 +209,9 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
         if not isinstance(rec.get("hash"), str) or link_hash(prev, data) != rec["hash"]:
             raise Finding(f"{where}: its hash does not match its content")
         scoring = _is_scoring(kind, body) or (no_bag and kind == "action")
-        if ended is not None and not (ended == "over" and scoring):
+        if closed:
+            raise Finding(f"{where}: written after the game was closed")
+        if ended is not None and not (ended == "over" and (scoring or kind == "close")):
             raise Finding(f"{where}: written after the game was {ended}")
         if seq == 1:
             if kind != "new":
@@ -181,19 +221,37 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             table_seed = body["client_seed"]
             edition = setup["edition"]
             no_bag = commitment == ""
+            origin = body.get("seed_origin")
+            created_at = body.get("created_at")
+            if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+                raise Finding("record 1: the seats are not a list of at most six players")
             if seats != setup["players"]:
                 raise Finding("record 1: the seats are not the set-up's players")
+            if not isinstance(table_seed, str):
+                raise Finding("record 1: the client seed is not text")
+            first_seed = table_seed
+            if "seed_origin" in body and (no_bag or origin not in (DRAWN, GIVEN)):
+                raise Finding("record 1: the seed's origin is not one the companion writes")
+            if "created_at" in body and not isinstance(created_at, str):
+                raise Finding("record 1: the game's date is not text")
         elif kind == "new":
             raise Finding(f"{where}: a second 'new' record")
         elif kind == "action":
             action = body["action"]
-            if action.get("do") == "seed":
-                table_seed = action["client_seed"]
+            if action.get("do") == "undo":
+                if standing:
+                    standing.pop()
+                table_seed = standing[-1] if standing else first_seed
+            else:
+                if action.get("do") == "seed":
+                    table_seed = action["client_seed"]
+                standing.append(table_seed)
             if no_bag and body.get("draws"):
                 raise Finding(f"{where}: a draw in a game without a dragon bag")
             for draw in body.get("draws", []):
                 if not all(_whole(draw[k]) for k in ("nonce", "count")):
                     raise Finding(f"{where}: a draw's nonce and count must be whole numbers")
+                _check_bag(where, draw, seats)
                 if draw["client_seed"] != table_seed:
                     raise Finding(
                         f"{where}: draw {draw['nonce']} used a client seed other than the table's"
@@ -211,6 +269,10 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             if kind == "abandon" and body["server_seed"] is not None:
                 raise Finding(f"{where}: a seed revealed in a game without a dragon bag")
             ended = "over" if kind == "end" else "abandoned"
+        elif kind == "close":
+            if ended != "over":
+                raise Finding(f"{where}: the game is closed before it is over")
+            closed = True
         elif kind in ("reveal", "abandon") and not no_bag:
             seed = body["server_seed"]
             if seed is None and kind == "abandon":
@@ -232,6 +294,7 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             "edition": edition,
             "status": ended or "playing",
             "server_seed": seed,
+            "created_at": created_at,
         },
     )
     checked = 0
@@ -251,7 +314,39 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
         "revealed": seed is not None,
         "seed_lost": seed_lost,
         "no_bag": no_bag,
+        "seed_given": origin == GIVEN,
+        "origin_recorded": origin is not None,
+        "closed": closed,
+        "over": ended is not None,
     }
+
+
+def _check_bag(where: str, draw: dict[str, Any], seats: list[str]) -> None:
+    """A draw's bag and count as the companion can write them, before anything is built
+    from them: known kinds, whole counts, a bag of a bounded size."""
+    bag = draw["bag"]
+    if not isinstance(bag, dict) or not set(bag) <= {"black", *seats, "ghost"}:
+        raise Finding(f"{where}: draw {draw['nonce']}'s bag holds cubes of no seat")
+    if not all(_whole(n) and n >= 0 for n in bag.values()):
+        raise Finding(f"{where}: draw {draw['nonce']}'s bag counts must be whole numbers")
+    if sum(bag.values()) > MAX_CUBES:
+        raise Finding(f"{where}: draw {draw['nonce']}'s bag holds more cubes than any game")
+    if not 0 <= draw["count"] <= MAX_CUBES:
+        raise Finding(f"{where}: draw {draw['nonce']} draws more cubes than any game")
+    drawn = draw.get("drawn")
+    if not isinstance(drawn, list) or len(drawn) > draw["count"]:
+        raise Finding(f"{where}: draw {draw['nonce']} lists more cubes than it drew")
+
+
+def verdict(summary: dict[str, Any]) -> int:
+    """The exit status that a check's summary stands for (see the module doc)."""
+    if summary["no_bag"]:
+        return EXIT_OK
+    if summary["seed_lost"] or (summary["revealed"] and summary["seed_given"]):
+        return EXIT_NOT_PROVABLY_FAIR
+    if not summary["revealed"]:
+        return EXIT_SEALED
+    return EXIT_OK
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -264,6 +359,8 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     rows = []
     for number, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE:
+            raise Finding(f"line {number}: longer than any record the companion writes")
         if line.strip():
             try:
                 rows.append(json.loads(line, object_pairs_hook=_no_duplicate_keys))
@@ -278,45 +375,78 @@ def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, An
     return rows[0], rows[1:]
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python3 verify_log.py GAME-EXPORT.jsonl", file=sys.stderr)
-        return 2
-    try:
-        with open(argv[1], encoding="utf-8") as f:
-            header, records = read_export(f)
-        summary = check_records(header, records)
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"cannot read {argv[1]}: {e}", file=sys.stderr)
-        return 2
-    except (Finding, KeyError, TypeError, ValueError, AttributeError, RecursionError) as e:
-        reason = e if isinstance(e, Finding) else f"malformed record ({type(e).__name__}: {e})"
-        print(f"FAILED: {reason}")
-        return 1
-    print(f"OK: {summary['records']} records chained, head {summary['head']}")
-    print(
-        "CHECK: compare this head with the one photographed at the table when the game "
-        "ended; whoever can write the database can rewrite a game and its whole chain, "
-        "and only a copy kept outside the box shows it"
-    )
+def bounded_lines(f: IO[str]) -> Iterator[str]:
+    """The lines of a file, none read further than one past the longest a record can be
+    (read_export then refuses that one): a crafted file of one endless line is not read
+    into memory whole."""
+    while line := f.readline(MAX_LINE + 1):
+        yield line
+
+
+def report(summary: dict[str, Any]) -> list[str]:
+    """What a check found, in lines; the first word of each says what it is."""
+    lines = [f"OK: {summary['records']} records chained, head {summary['head']}"]
+    if summary["closed"]:
+        lines.append(
+            "FINAL: the table closed the game: this head is final. Compare it with the one "
+            "photographed at the table; whoever can write the database can rewrite a game "
+            "and its whole chain, and only a copy kept outside the box shows it"
+        )
+    else:
+        lines.append(
+            "CHECK: the game was not closed at the table, so records (deck scans) may "
+            "still follow and this head is not final; compare it with the one photographed "
+            "at the table, if it was photographed after the last record"
+        )
     if summary["no_bag"]:
-        print("OK: a game without a dragon bag: no seed and no draw to check")
-    elif summary["revealed"]:
-        print(
+        lines.append("OK: a game without a dragon bag: no seed and no draw to check")
+    elif summary["seed_lost"]:
+        lines.append(
+            f"NOT PROVABLY FAIR: the game was abandoned after its seal key was lost; its "
+            f"{summary['draws']} draws can never be recomputed"
+        )
+    elif not summary["revealed"]:
+        lines.append(
+            f"NOT YET: the server seed is still sealed; {summary['draws']} draws cannot be "
+            "recomputed until the game ends"
+        )
+    elif summary["seed_given"]:
+        lines.append(
+            f"NOT PROVABLY FAIR: seed chosen outside the companion: draws reproducible, not "
+            f"provably fair ({summary['draws_checked']} draws recomputed and equal to the "
+            "given seed's)"
+        )
+    else:
+        lines.append(
             f"OK: the server seed matches the commitment; "
             f"{summary['draws_checked']} draws recomputed and equal"
         )
-    elif summary["seed_lost"]:
-        print(
-            f"NOTE: the game was abandoned after its seal key was lost; its "
-            f"{summary['draws']} draws can never be recomputed"
-        )
-    else:
-        print(
-            f"NOTE: the server seed is still sealed; {summary['draws']} draws cannot be "
-            "recomputed until the game ends"
-        )
-    return 0
+        if not summary["origin_recorded"]:
+            lines.append(
+                "NOTE: the log was written before the companion recorded where a game's "
+                "seed came from"
+            )
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print("usage: python3 verify_log.py GAME-EXPORT.jsonl", file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        with open(argv[1], encoding="utf-8") as f:
+            header, records = read_export(bounded_lines(f))
+        summary = check_records(header, records)
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"cannot read {argv[1]}: {e}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except (Finding, KeyError, TypeError, ValueError, AttributeError, RecursionError) as e:
+        reason = e if isinstance(e, Finding) else f"malformed record ({type(e).__name__}: {e})"
+        print(f"FAILED: {reason}")
+        return EXIT_FAILED
+    for line in report(summary):
+        print(line)
+    return verdict(summary)
 
 
 if __name__ == "__main__":

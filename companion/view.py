@@ -112,6 +112,9 @@ class TableView:
     scores: tuple[ScoreView, ...] = ()  # once the game is over
     odds_reason: str = ""  # the next draw the odds are of: "attack", "countdown", "out_draw"
     odds_count: int = 0  # the cubes that draw takes
+    # that draw ends the game whatever the cubes: everyone still inside is knocked out
+    # (the countdown's last space; in Catacombs, a draw that takes the whole bag)
+    odds_ends_game: bool = False
 
     def player(self, name: str) -> PlayerView:
         for p in self.players:
@@ -181,6 +184,7 @@ class GameSummary:
     actions: int
     head: str | None
     damaged: tuple[str, ...] = ()  # cells of the wrong type, never shown raw
+    closed: bool = False  # the table closed the game: its head is final
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> GameSummary:
@@ -199,6 +203,7 @@ class GameSummary:
             actions=int(row.get("actions") or 0),
             head=row.get("head"),
             damaged=tuple(row.get("damaged") or ()),
+            closed=row.get("closed") is True,
         )
 
 

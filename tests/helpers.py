@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import Any
+
+import pytest
 
 from companion.rules import DrawRequest, Game, make_setup
 
@@ -62,3 +65,14 @@ def hypergeometric(total: int, mine: int, drawn: int, k: int) -> float:
     if k > mine or drawn - k < 0 or drawn - k > total - mine:
         return 0.0
     return comb(mine, k) * comb(total - mine, drawn - k) / comb(total, drawn)
+
+
+@contextlib.contextmanager
+def companion_draws_seed(seed: str) -> Iterator[None]:
+    """The companion draws ``seed`` as a new game's server seed, as if its CSPRNG had: the
+    game is recorded as one whose seed the companion drew (provably fair once revealed),
+    with draws a test can foresee. A seed given in the ``new`` line is recorded as chosen
+    outside the companion instead."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("companion.session.new_server_seed", lambda: seed)
+        yield

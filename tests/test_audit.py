@@ -18,6 +18,7 @@ from companion.cli import main
 from companion.session import Session
 from companion.store import GameStore
 from companion.verify_log import GENESIS, canonical, link_hash, record_bytes
+from tests.helpers import companion_draws_seed
 
 VERIFIER = Path(__file__).resolve().parent.parent / "companion" / "verify_log.py"
 NEW = {
@@ -28,12 +29,19 @@ NEW = {
 }
 
 
+def start_drawn(store: GameStore, options: dict | None = None):
+    """A game whose seed the companion drew (NEW's, foreseen by the test)."""
+    options = dict(options or NEW)
+    with companion_draws_seed(options.pop("server_seed")):
+        return Session(store).start(options)
+
+
 @pytest.fixture(scope="module")
 def finished_db(tmp_path_factory) -> Path:
     """A finished game with several draws, one of them undone."""
     path = tmp_path_factory.mktemp("audit") / "games.db"
     store = GameStore(path)
-    table = Session(store).start(NEW)
+    table = start_drawn(store)
     table.apply({"do": "row", "cards": ["Ladder", "Dragon Shrine"]})
     for n in range(4):
         table.apply({"do": "clank", "player": "red", "n": 2})

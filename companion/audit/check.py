@@ -18,16 +18,50 @@ from companion.i18n import N_, NN_, Msg
 from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.seal import load_key, unseal
-from companion.verify_log import Finding, canonical, check_records
+from companion.verify_log import (
+    EXIT_FAILED,
+    EXIT_NOT_PROVABLY_FAIR,
+    EXIT_OK,
+    EXIT_SEALED,
+    Finding,
+    canonical,
+    check_records,
+)
 
 
 @dataclass
 class GameCheck:
     game: int
-    ok: bool
+    ok: bool  # the log holds together (False: FAILED, the message says where)
     message: str | Msg | StoreError  # str(): English; i18n.localized(): the reader's
     records: int = 0
     draws_checked: int = 0
+    # the verdict, as the standalone verifier's exit status: 0 every draw recomputed and
+    # equal; 1 failed; 3 not provably fair (seed given, or lost); 4 not yet (sealed)
+    status: int = EXIT_OK
+    final: bool = False  # the table closed the game: its head is final
+
+    @property
+    def verdict(self) -> str:
+        """The verdict in English capitals, as the verifiers print it."""
+        return VERDICTS[self.status]
+
+
+VERDICTS = {
+    EXIT_OK: N_("OK"),
+    EXIT_FAILED: N_("FAILED"),
+    EXIT_NOT_PROVABLY_FAIR: N_("NOT PROVABLY FAIR"),
+    EXIT_SEALED: N_("NOT YET"),
+}
+
+
+def worst(checks: list[GameCheck]) -> int:
+    """The exit status of a check of several games: a failure first, then a game that
+    cannot prove itself fair, then one still sealed."""
+    for status in (EXIT_FAILED, EXIT_NOT_PROVABLY_FAIR, EXIT_SEALED):
+        if any(c.status == status for c in checks):
+            return status
+    return EXIT_OK
 
 
 def _stored_records(store: GameStore, game: int) -> list[dict[str, Any]]:
@@ -90,16 +124,29 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
         elif row["ranking"] is not None and row["status"] != "over":
             raise Finding("the games table ranks a game that is not over")
     except StoreError as e:
-        return GameCheck(game, False, e)
+        return GameCheck(game, False, e, status=EXIT_FAILED)
     except Finding as e:
-        return GameCheck(game, False, str(e))
+        return GameCheck(game, False, str(e), status=EXIT_FAILED)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
-        return GameCheck(game, False, f"a malformed record ({type(e).__name__}: {e})")
+        return GameCheck(
+            game, False, f"a malformed record ({type(e).__name__}: {e})", status=EXIT_FAILED
+        )
+    status = EXIT_OK
     if summary["no_bag"]:
         detail = Msg(N_("no dragon bag, so no draw"))
+    elif summary["seed_given"]:
+        status = EXIT_NOT_PROVABLY_FAIR
+        detail = Msg(
+            N_(
+                "seed chosen outside the companion: draws reproducible, not provably fair "
+                "({n} recomputed)"
+            ),
+            n=summary["draws_checked"] if summary["revealed"] else summary["draws"],
+        )
     elif summary["revealed"]:
         detail = Msg(NN_("{n} draw recomputed", "{n} draws recomputed"), n=summary["draws_checked"])
     elif summary["seed_lost"]:
+        status = EXIT_NOT_PROVABLY_FAIR
         detail = Msg(
             NN_(
                 "{n} draw never to be recomputed (the seal key was lost)",
@@ -108,19 +155,28 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
             n=summary["draws"],
         )
     else:
+        if not replayed:  # no key here: the draws wait for the seed
+            status = EXIT_SEALED
         detail = Msg(
             NN_("{n} draw sealed until the game ends", "{n} draws sealed until the game ends"),
             n=summary["draws"],
         )
+    if summary["closed"]:
+        final = Msg(N_(" (final: the game was closed)"))
+    elif summary["over"]:
+        final = Msg(N_(" (not final: the game was not closed, deck scans may follow)"))
+    else:
+        final = Msg(N_(" (so far)"))
     message = Msg(
         NN_(
-            "{n} record chained, {detail}{replayed}; head {head}",
-            "{n} records chained, {detail}{replayed}; head {head}",
+            "{n} record chained, {detail}{replayed}; head {head}{final}",
+            "{n} records chained, {detail}{replayed}; head {head}{final}",
         ),
         n=summary["records"],
         detail=detail,
         replayed=replayed,
         head=summary["head"],
+        final=final,
     )
     return GameCheck(
         game,
@@ -128,6 +184,8 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
         message,
         summary["records"],
         summary["draws_checked"],
+        status,
+        summary["closed"],
     )
 
 

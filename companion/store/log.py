@@ -101,8 +101,9 @@ class GameStore:
     ) -> GameLog:
         """A new game: its row and its "new" record (``body``), in one transaction.
         The game is held for writing here; its log is returned, ready for the actions.
-        A game without a dragon bag has no seed: ``commitment`` and ``sealed_seed`` ""."""
-        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        A game without a dragon bag has no seed: ``commitment`` and ``sealed_seed`` "".
+        The game's date is the body's ``created_at`` (the chain covers it), else now."""
+        now = body.get("created_at") or now_text()
         try:
             with self.db.atomic():
                 cursor = self.db.execute(
@@ -153,7 +154,8 @@ class GameStore:
             """SELECT g.id, g.created_at, g.edition, g.players, g.status, g.commitment,
                       g.server_seed, g.ranking,
                       (SELECT count(*) FROM log WHERE game = g.id AND kind = 'action') AS actions,
-                      (SELECT hash FROM log WHERE game = g.id ORDER BY seq DESC LIMIT 1) AS head
+                      (SELECT hash FROM log WHERE game = g.id ORDER BY seq DESC LIMIT 1) AS head,
+                      EXISTS (SELECT 1 FROM log WHERE game = g.id AND kind = 'close') AS closed
                FROM games g ORDER BY g.id"""
         ).fetchall()
         keys = [
@@ -167,6 +169,7 @@ class GameStore:
             "ranking",
             "actions",
             "head",
+            "closed",
         ]
         out = []
         for row in rows:
@@ -184,6 +187,7 @@ class GameStore:
             ranking = _json_or(row[7], list, None) if row[7] is not None else None
             if ranking is not None and not all(_a_place(r) for r in ranking):
                 ranking = None
+            item["closed"] = bool(item["closed"])
             item["players"] = players or []
             item["ranking"] = ranking
             item["damaged"] = damaged_text + [
@@ -341,6 +345,11 @@ class GameStore:
             self.release(game)
 
 
+def now_text() -> str:
+    """The date and time a game is made, as the games table and its "new" record keep it."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
 def chained(game: int, records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """The records, each checked against the chain as it comes: a game is never resumed,
     nor written to, after a record that does not verify."""
@@ -460,6 +469,11 @@ class GameLog:
                 [ending["server_seed"], json.dumps(ending["ranking"]), self.game],
             )
         self._commit(records, update)
+
+    def close(self, reason: str) -> None:
+        """The table closed the scored game: nothing more is written to its log, and
+        this record's hash is the final chain head, the one to photograph."""
+        self._commit([("close", {"reason": reason})], None)
 
     def abandon(self, server_seed: str | None, reason: str) -> None:
         """The game is given up; ``server_seed`` None: it was lost with its key."""
