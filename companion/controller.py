@@ -235,7 +235,14 @@ class Controller:
             self._tell(Update("rejected", self._reason(e)))
             return False
         self.unresumable = None
-        self._tell(Update("game", _("game {game} abandoned").format(game=game)))
+        self._tell(
+            Update(
+                "game",
+                _(
+                    "game {game} abandoned: its seal key was lost, its draws can never be checked"
+                ).format(game=game),
+            )
+        )
         return True
 
     def abandon(self, reason: str = "abandoned at the table") -> bool:
@@ -597,8 +604,12 @@ class Controller:
             if s.ghost_treasury > 0:
                 add("ghost", {})
             freed = Counter(name for q in s.players.values() for name in q.prisoners)
-            for t in game.catalog.tokens_of("prisoner"):
-                if freed[t.name] < t.count:
+            kinds = game.catalog.tokens_of("prisoner")
+            box = sum(t.count for t in kinds)  # the printed total (20)
+            for t in kinds:
+                # a guessed count (settings.unconfirmed "prisoners") limits nothing: the
+                # kind is offered while the box has prisoners left, as a scan frees it
+                if freed[t.name] < t.count or (not t.verified and freed.total() < box):
                     add("prisoner", {"name": t.name}, t.name)
         return out
 

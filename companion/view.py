@@ -186,6 +186,11 @@ class GameSummary:
     damaged: tuple[str, ...] = ()  # cells of the wrong type, never shown raw
     closed: bool = False  # the table closed the game: its head is final
 
+    @property
+    def key_lost(self) -> bool:
+        """Given up with its seal key lost: its draws can never be checked."""
+        return self.status == "abandoned" and not self.server_seed and bool(self.commitment)
+
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> GameSummary:
         ranking = row.get("ranking")

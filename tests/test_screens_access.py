@@ -22,7 +22,7 @@ from kivy.uix.label import Label  # noqa: E402
 
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens import Picker, PinPad, UntaggedPicker, player_actions  # noqa: E402
-from tests.helpers import popup  # noqa: E402
+from tests.helpers import companion_draws_seed, popup  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 
 SEED = "5eed" * 16
@@ -46,8 +46,9 @@ def seen_texts(ui: Harness) -> list[str]:
 
 def playing(ui: Harness, *players: str, edition: str = "clank") -> None:
     ctl = ui.app.controller
-    ctl.new_game({"edition": edition, "players": list(players), "server_seed": SEED,
-                  "party": len(players) > 4})  # fmt: skip
+    with companion_draws_seed(SEED):  # as the companion draws it: a provably fair game
+        ctl.new_game({"edition": edition, "players": list(players),
+                      "party": len(players) > 4})  # fmt: skip
     ctl.begin()
     ui.frames(2)
 

@@ -534,8 +534,18 @@ def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(
     assert audit.head_text == " ".join(groups[:4]) + "\n" + " ".join(groups[4:])
     assert commitment in audit.game_text
     _hex_label(ui, audit.head_text)
-    assert ui.find(audit.head_note).text.startswith("Chain head. Photograph this")
+    # the decks are still to be scanned: the head moves on until the game is closed
+    assert ui.find(audit.head_note).text.startswith("Chain head so far")
     assert "…" not in audit.game_text + audit.head_text
+    game = ctl.game_id
+    ctl.close_game()
+    final = ctl.chain_head(game)
+    assert final != head  # the close record
+    ui.app.open_audit(game)
+    ui.frames(2)
+    audit = ui.app.screens.get_screen("audit")
+    assert audit.head_text.replace("\n", " ").replace(" ", "") == final
+    assert ui.find(audit.head_note).text.startswith("Final chain head. Photograph this")
 
 
 POWER_CUT = textwrap.dedent(
