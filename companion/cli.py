@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from companion import __version__
-from companion.audit.check import export_game, verify_store
+from companion.audit.check import export_game, verify_store, worst
 from companion.catalog import CatalogError
 from companion.config import ConfigError, database_path, load_config
 from companion.i18n import (
@@ -336,7 +336,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         with contextlib.ExitStack() as stack:
 
             def start(options: Any) -> AnyTable:
-                # opened once the first line is read: a bad first line writes nothing
+                # opened once the first line is read and its options are set up: a bad
+                # first line writes nothing, not even an empty database
+                new_table(options)
                 store = stack.enter_context(GameStore(args.db))
                 return step.started(Session(store).start(options))
 
@@ -437,6 +439,8 @@ def cmd_games(args: argparse.Namespace) -> int:
             ]
             winner += " (" + ", ".join(scores) + ")"
         actions = ngettext("{n} action", "{n} actions", g["actions"]).format(n=g["actions"])
+        if g["status"] == "abandoned" and not g["server_seed"] and g["commitment"]:
+            winner += _(" (seal key lost: its draws can never be checked)")
         line = _("game {id}  {created}  {edition}  {players}  {status}  {actions}{winner}")
         print(
             line.format(
@@ -500,15 +504,14 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
     if sys.stderr.isatty() and len(results) > 1:
         print(file=sys.stderr)
     for r in results:
-        verdict = _("OK") if r.ok else _("FAILED")
         print(
             _("game {game}: {verdict}: {message}").format(
-                game=r.game, verdict=verdict, message=localized(r.message)
+                game=r.game, verdict=_(r.verdict), message=localized(r.message)
             )
         )
     if not results:
         print(_("no games in {db}").format(db=args.db))
-    return 0 if all(r.ok for r in results) else 1
+    return worst(results)
 
 
 class CommandError(Refusal):
@@ -516,7 +519,7 @@ class CommandError(Refusal):
 
 
 # The files beside a game database that belong to it: an export must never replace them.
-DATABASE_FILES = ("", ".key", "-wal", "-shm", "-journal", ".lock")
+DATABASE_FILES = ("", ".key", "-wal", "-shm", "-journal", ".lock", ".pin-lockout")
 
 
 def _is_database_file(path: Path, db: Path) -> bool:
@@ -883,7 +886,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_app(args: argparse.Namespace) -> int:
     import dataclasses
 
-    config = load_config()
+    from companion.config import Config
+
+    problem: ConfigError | None = None
+    try:
+        config = load_config()
+    except ConfigError as e:  # never an exit: the touchscreen says so and offers the defaults
+        config, problem = Config(), e
     if args.db:
         config = dataclasses.replace(config, app=dataclasses.replace(config.app, database=args.db))
     fullscreen = config.app.fullscreen if args.fullscreen is None else args.fullscreen
@@ -895,7 +904,7 @@ def cmd_app(args: argparse.Namespace) -> int:
     gc.disable()  # Kivy's and the screens' modules live as long as the app: run_app says more
     from companion.ui.app import run_app  # Kivy only when the screen is wanted
 
-    return run_app(config, fullscreen=fullscreen)
+    return run_app(config, fullscreen=fullscreen, config_problem=problem)
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

@@ -110,6 +110,8 @@ class TschakTableLike(Protocol):
 
     def snapshot(self) -> dict[str, Any]: ...
 
+    def close(self) -> None: ...
+
 
 StartFn = Callable[[dict[str, Any]], TschakTableLike]
 ResumeFn = Callable[[int], TschakTableLike]

@@ -178,7 +178,7 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
     client_seeds: set[str] = set()
     table_seed = None  # the client seed in force: the set-up's, or a "seed" action's
     # the client seed after each action still standing, for "undo" (see the module doc)
-    standing: list[str] = []
+    standing: list[Any] = []
     first_seed = ""
     origin = None
     created_at = None

@@ -213,9 +213,15 @@ def test_install_does_every_step_once_and_a_second_run_changes_nothing(tmp_path)
     assert config.reader.spec == "mfrc522"
     assert config.app.database == "/var/lib/clank-companion/games.db"
     assert config.app.fullscreen is True
-    # the admin PIN: printed once for the owner, kept in the settings only as its hash
-    printed = re.findall(r"admin PIN (\d{4}): write it down", out)
-    assert len(printed) == 1, out
+    # the admin PIN: 6 digits, shown once for the owner at the very end, kept in the
+    # settings only as its hash
+    printed = re.findall(r"Admin PIN for the Settings screen: (\d+)\n", out)
+    assert len(printed) == 1 and len(printed[0]) == 6, out
+    assert out.count(printed[0]) == 1, out
+    assert out.rstrip().splitlines()[-2:] == [
+        f"Admin PIN for the Settings screen: {printed[0]}",
+        "Write it down now: it is shown only this once (the settings keep only its hash).",
+    ]
     assert config.app.admin_pin == "" and "admin_pin =" not in settings.read_text()
     assert pin.is_pin_hash(config.app.admin_pin_hash)
     assert config.app.pin_matches(printed[0]) and not config.app.pin_matches("2468")
@@ -306,6 +312,41 @@ def test_install_stopped_by_an_error_says_what_it_did_and_a_new_run_carries_on(t
     assert pi.file("/etc/systemd/system/clank-companion.service").exists()
     _ok(pi.run("install.sh"))
     assert pi.changes() == []
+
+
+def test_the_admin_pin_is_six_digits_each_equally_likely(tmp_path):
+    """A draw from the million PINs (a 16-bit number modulo 10000 made some PINs likelier
+    than others, and 4 digits are 10000 tries)."""
+    venv = tmp_path / "opt/clank-companion/venv/bin"
+    venv.mkdir(parents=True)
+    (venv / "python").symlink_to(sys.executable)
+    draws = f". {DEPLOY / 'lib.sh'}; trap - EXIT; for i in $(seq 30); do new_pin; echo; done"
+    drawn = subprocess.run(
+        ["bash", "-c", draws],
+        env={"PATH": os.environ["PATH"], "CLANK_ROOT": str(tmp_path)},
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout.split()  # fmt: skip
+    assert len(drawn) == 30 and all(re.fullmatch(r"[0-9]{6}", p) for p in drawn), drawn
+    assert len(set(drawn)) >= 29
+    text = (DEPLOY / "lib.sh").read_text()
+    assert "secrets.randbelow(10**6)" in text and "% 10000" not in text
+
+
+def test_an_install_stopped_after_writing_the_settings_still_shows_the_pin_once(tmp_path):
+    """The settings keep only the PIN's hash and are not written again: a run stopped
+    later must still show the PIN, or nobody would ever know it."""
+    pi = FakePi(tmp_path)
+    pi.file("/var/lib/clank-companion/kivy/config.ini.new").mkdir(parents=True)  # in the way
+    failed = pi.run("install.sh")
+    assert failed.returncode != 0
+    printed = re.findall(r"Admin PIN for the Settings screen: (\d{6})\n", failed.stderr)
+    assert len(printed) == 1, failed.stderr
+    assert printed[0] not in failed.stdout and failed.stderr.count(printed[0]) == 1
+    config = parse_config(pi.file("/etc/clank-companion/config.toml").read_text(), "config.toml")
+    assert config.app.pin_matches(printed[0])
+    pi.file("/var/lib/clank-companion/kivy/config.ini.new").rmdir()
+    out = _ok(pi.run("install.sh"))
+    assert "Admin PIN" not in out  # the settings were there: no new PIN
 
 
 def test_install_keeps_settings_made_on_the_settings_screen(tmp_path):
@@ -591,6 +632,35 @@ def test_kiosk_unit_restart_hardening_and_environment():
     config = parse_config(text.replace("@ADMIN_PIN_HASH@", pin.hash_pin("0000")), "config.toml")
     assert config.app.pin_matches("0000")
     assert Path(config.app.database).parent == Path("/var/lib") / service["StateDirectory"]
+
+
+def test_kiosk_unit_restarts_every_end_the_table_did_not_ask_for():
+    """Quit on the Settings screen exits with 0 and stays stopped; every other end of
+    the app (a crash, a kill, the touchscreen ending by itself) is a failure, restarted."""
+    from companion.ui.app import EXIT_UNASKED
+
+    unit = _unit("clank-companion.service")
+    service = unit["Service"]
+    assert service["Restart"] == "on-failure" and service["RestartSec"] == "2"
+    assert EXIT_UNASKED != 0  # what run_app returns for an end nobody asked for
+    for key in ("RestartPreventExitStatus", "SuccessExitStatus"):
+        assert key not in service  # no non-zero status counts as a success
+    text = (SYSTEMD / "clank-companion.service").read_text()
+    assert f"exits with status {EXIT_UNASKED}" in text  # the unit's comment says which
+    assert "Restart=always would" in text  # and why not always
+    # the database is the same file whatever the settings file says (the defaults the
+    # trouble screen offers for an unreadable one name no database), and the backup
+    # unit copies that file
+    env = _environment(unit)
+    assert env["CLANK_DB"] == "%S/clank-companion/games.db"
+    database = env["CLANK_DB"].replace("%S", "/var/lib")
+    backup_args = build_parser().parse_args(
+        _argv(_unit("clank-companion-backup.service")["Service"]["ExecStart"])
+    )
+    assert backup_args.db == database
+    text = (DEPLOY / "config.toml").read_text().replace("@READER@", "fake")
+    config = parse_config(text.replace("@ADMIN_PIN_HASH@", pin.hash_pin("0000")), "config.toml")
+    assert config.app.database == database
 
 
 def test_backup_unit_and_timer():

@@ -57,3 +57,43 @@ def test_f1_during_a_game_leaves_the_table_as_it_is(ui):
     assert ui.app.screens.current == "table" and ui.snapshot == before
     ui.tap("Menu")  # the table still takes taps: nothing lies over it
     assert [w for w in ui.window.children if isinstance(w, Picker)]
+
+
+def test_re_binding_a_tag_during_a_tschak_game_asks_for_the_pin(ui):
+    """A sticker re-bound mid-game could make a weak card read as a strong one: during a
+    Tschak! game as during a Clank! one, only with the admin PIN."""
+    from companion.store.tags import components, tschak_card_words
+
+    cards = {c.name: c for c in components("tschak", ("card",), ())}
+    weak, strong = cards["mage_01"], cards["mage_07"]  # a mage 2 and a mage 5
+    uid = "04C0FFEE000002"
+    ui.app.controller.registry.bind(uid, weak)
+    tschak = ui.app.tschak
+    assert tschak.prepare(["red", "blue"]) and tschak.start()
+    ui.frames(2)
+    assert ui.app.controller.phase == "none"  # the Clank! controller has no game
+    ui.tap("Menu")
+    ui.tap("Tags")
+    tags = ui.app.screens.get_screen("tags")
+    ui.tap("Re-bind a tag")
+    assert tags.mode == "" and ui.app.pin_pad is not None
+    assert ui.app.pin_pad.get_parent_window() is not None
+    assert ui.app.pin_pad.message == "Admin PIN: re-bind a tag during a game"
+    ui.tap("Cancel")
+    ui.app.on_scan(uid)  # no re-binding without the PIN
+    ui.frames(2)
+    assert ui.app.controller.registry.lookup(uid) == weak
+    ui.tap("Tschak!")  # the screen offers Clank!'s components first
+    ui.tap("Re-bind a tag")
+    ui.enter_pin("2468")
+    assert tags.mode == "rebind"
+    ui.app.on_scan(uid)
+    ui.frames(2)
+    ui.tap(tschak_card_words(strong.name))
+    assert ui.app.controller.registry.lookup(uid) == strong
+
+
+def test_re_binding_a_tag_with_no_game_needs_no_pin(ui):
+    ui.app.show_screen("tags")
+    ui.tap("Re-bind a tag")
+    assert ui.app.screens.get_screen("tags").mode == "rebind" and ui.app.pin_pad is None

@@ -12,9 +12,10 @@ import dataclasses
 import gc
 import logging
 import secrets
+import sqlite3
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -56,6 +57,9 @@ from companion.ui.table import TableScreen
 from companion.ui.widgets import AttackView, NewGameScreen, StatusBar
 from companion.view import AttackEvent
 
+if TYPE_CHECKING:
+    from companion.ui.trouble import Trouble
+
 log = logging.getLogger(__name__)
 
 
@@ -64,6 +68,9 @@ PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
 # screens visited from the menu: an update does not take the table away from them
 VISITED = ("audit", "tags", "settings", "pastgames", "report", "stats", "tschak_catalog")
 BACKGROUND = (0.14, 0.15, 0.18, 1)
+# run_app's exit status when the touchscreen ended without the table asking (Quit on the
+# Settings screen is the only way it asks): the kiosk's service restarts the app on it
+EXIT_UNASKED = 3
 
 
 class Later:
@@ -106,20 +113,48 @@ class CompanionApp(App):
     # (the screen rotation...) without the admin PIN: the kiosk has none of it.
     use_kivy_settings = False
     root: Any  # the layout build() returns (Kivy's App keeps it)
+    store: GameStore
+    controller: Controller
 
-    def __init__(self, config_: Config, store: GameStore, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        config_: Config,
+        store: GameStore | None,
+        *,
+        trouble: Trouble | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """The companion over ``store``; or, with no store, the trouble screen saying
+        what keeps it from starting (``trouble``, see companion.ui.trouble)."""
         super().__init__(**kwargs)
+        assert store is not None or trouble is not None
         self.settings_ = config_
-        self.store = store
-        self.controller = Controller(store)
-        self.controller.listeners.append(self.on_update)
+        self.trouble = trouble
+        self._done = ""  # what the trouble screen did, while recover builds the table
+        self.quit_asked = False  # Quit on the Settings screen (see stop)
+        self.shown = False  # the first frame is on the screen (see on_start)
         self.worker: Any = None
         self.panel: Any = None
         self.attack_view: AttackView | None = None
         self.pin_pad: PinPad | None = None
-        self.pin_lockout = Lockout()  # wrong PINs count across pads, until the right one
+        self.pin_lockout = Lockout.beside(config_.database)  # across pads and restarts
         self._tschak: Any = None  # the Tschak! controller, made when first needed
         set_language(config_.app.language)
+        if store is not None:
+            self._attach(store)
+
+    def _attach(self, store: GameStore) -> None:
+        self.store = store
+        self.controller = Controller(store)
+        self.controller.listeners.append(self.on_update)
+        self._tschak = None
+
+    def close_store(self) -> None:
+        """The database closed (when the app ends; none while the trouble screen shows)."""
+        store = getattr(self, "store", None)
+        if store is not None:
+            del self.store
+            store.close()
 
     # ------------------------------------------------------------------ build
     def build(self) -> BoxLayout:
@@ -128,6 +163,57 @@ class CompanionApp(App):
         # the screens' background is the window's own clear colour: a full-screen
         # rectangle under every screen would cost one more layer to draw at each frame
         Window.clearcolor = BACKGROUND
+        if self.trouble is None:
+            try:
+                return self._build_table()
+            except (StoreError, sqlite3.DatabaseError) as e:  # found damaged as it resumed
+                from companion.ui.trouble import damaged, database_trouble
+
+                problem = e if isinstance(e, StoreError) else damaged(self.store.path, e)
+                self.trouble = database_trouble(self.store.path, problem, self._done)
+                self.close_store()
+        return self._build_trouble()
+
+    def _build_trouble(self) -> BoxLayout:
+        """The trouble screen alone: no status bar, no menu, no reader."""
+        from companion.ui.trouble import TroubleScreen
+
+        assert self.trouble is not None
+        root = BoxLayout(orientation="vertical")
+        self.screens = ScreenManager(transition=NoTransition())
+        self.screens.add_widget(TroubleScreen(self.trouble, name="trouble"))
+        root.add_widget(self.screens)
+        return root
+
+    def recover(self, done: str = "") -> None:
+        """The trouble screen made its move: the companion opens its database again and
+        its home screen comes up, in this process; or the trouble screen says what still
+        keeps it from starting (``done``: what the move did, said there too)."""
+        from companion.ui.trouble import database_trouble, open_store
+
+        path = self.settings_.database
+        try:
+            store = open_store(path)
+        except StoreError as e:
+            self.trouble = database_trouble(path, e, done)
+        else:
+            self.trouble = None
+            self._attach(store)
+        window = self.root.get_root_window() if self.root is not None else None
+        old = self.root
+        self._done = done
+        try:
+            self.root = self.build()  # the trouble screen again if resuming finds damage
+        finally:
+            self._done = ""
+        if window is not None and old is not None:
+            window.remove_widget(old)
+            window.add_widget(self.root)
+        if self.trouble is None and self.shown:  # what the first frame would have started
+            Clock.schedule_once(lambda dt: self._start_hardware())
+            Clock.schedule_once(lambda dt: self._settle(), 0.1)
+
+    def _build_table(self) -> BoxLayout:
         root = BoxLayout(orientation="vertical")
         self.screens = ScreenManager(transition=NoTransition())  # each built when first shown
         self.status = StatusBar(simulated=self.settings_.simulated)
@@ -165,7 +251,9 @@ class CompanionApp(App):
 
         def shown(*args: Any) -> None:
             Window.unbind(on_flip=shown)
-            Clock.schedule_once(lambda dt: self._start_hardware())
+            self.shown = True
+            if self.trouble is None:  # the trouble screen needs neither reader nor buttons
+                Clock.schedule_once(lambda dt: self._start_hardware())
             Clock.schedule_once(lambda dt: self._settle(), 0.1)
 
         Window.bind(on_flip=shown)
@@ -175,13 +263,20 @@ class CompanionApp(App):
         first action (see companion.store.db), and the garbage collector, held off by
         run_app since start-up, runs once; what start-up built stays (frozen), so that
         later collections need not walk it."""
-        try:
-            self.store.db.load()
-        except StoreError as e:  # a full or read-only disk: said now, not at the first tap
-            self.status.text = e.localized()
+        if self.trouble is None:
+            try:
+                self.store.db.load()
+            except StoreError as e:  # a full or read-only disk: said now, not at the first tap
+                self.status.text = e.localized()
         gc.collect()
         gc.freeze()
         gc.enable()
+
+    def stop(self, *largs: Any) -> None:
+        """Quit, as the Settings screen asks: the one end of the app the table asks for
+        (run_app returns 0 then; Kivy's own end of the loop does not come here)."""
+        self.quit_asked = True
+        super().stop(*largs)
 
     def on_stop(self) -> None:
         if self.worker is not None:
@@ -614,7 +709,9 @@ def configure_window(fullscreen: bool) -> None:
     """Kivy's window as the table needs it, set before the window exists (importing
     ``kivy.core.window`` creates it): 800x480 from the first frame, full screen in the
     kiosk, and there, with no keyboard on the box, Kivy's on-screen keyboard docked at
-    the bottom for every text field (a USB keyboard still types too)."""
+    the bottom for every text field (a USB keyboard still types too). Full screen,
+    Escape on a USB keyboard does not quit either: only Quit on the Settings screen, behind
+    the admin PIN, ends the kiosk (whatever Kivy's own settings file says)."""
     from kivy.config import Config as KivyConfig
 
     KivyConfig.set("graphics", "width", "800")
@@ -622,17 +719,49 @@ def configure_window(fullscreen: bool) -> None:
     KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     KivyConfig.set("graphics", "show_cursor", "0" if fullscreen else "1")
     KivyConfig.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "")
+    if fullscreen:
+        KivyConfig.set("kivy", "exit_on_escape", "0")
 
 
-def run_app(config_: Config, *, fullscreen: bool = False) -> int:
+def start_app(config_: Config, *, config_problem: ConfigError | None = None) -> CompanionApp:
+    """The app as ``clank-companion app`` starts it: the companion over its database; or,
+    when the settings file (``config_problem``: ``config_`` is then the defaults) or the
+    database cannot be used, the trouble screen that says so and offers what can be
+    done. Never an exit: the table would see a black screen."""
+    from companion.ui.trouble import database_trouble, open_store, settings_trouble
+
+    if config_problem is not None:
+        return CompanionApp(config_, None, trouble=settings_trouble(config_problem))
+    try:
+        store = open_store(config_.database)
+    except StoreError as e:
+        log.error("the game database cannot be used: %s", e)
+        return CompanionApp(config_, None, trouble=database_trouble(config_.database, e))
+    return CompanionApp(config_, store)
+
+
+def run_app(
+    config_: Config, *, fullscreen: bool = False, config_problem: ConfigError | None = None
+) -> int:
+    """Run the touchscreen until it ends; the exit status: 0 when the table asked (Quit
+    on the Settings screen, or closing the window on a desktop), else EXIT_UNASKED (the
+    kiosk's service starts it again)."""
     configure_window(fullscreen)
     # what start-up makes (the screen's widgets, the game) lives as long as the app:
     # the collector would walk it again and again for nothing. It runs once the first
     # frame is shown, then freezes what is there (CompanionApp._settle).
     gc.disable()
+    if config_problem is not None:
+        log.error("the settings cannot be used: %s", config_problem)
+    app: CompanionApp | None = None
     try:
-        with GameStore(config_.database, later_schema=True) as store:
-            CompanionApp(config_, store).run()
+        app = start_app(config_, config_problem=config_problem)
+        app.run()
     finally:
+        if app is not None:
+            app.close_store()
         gc.enable()
-    return 0
+    if app.quit_asked or not fullscreen:
+        return 0
+    log.error("the touchscreen ended without Quit: exit status %d", EXIT_UNASKED)
+    return EXIT_UNASKED

@@ -40,6 +40,7 @@ from companion.store.tags import BulkEnrollment, Component, TagError, components
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.layouts import Layout
 from companion.ui.qr import ProofView
+from companion.verify_log import EXIT_NOT_PROVABLY_FAIR
 from companion.view import DrawView, GameSummary, Offer, TableView
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "es": "Español"}
@@ -583,7 +584,7 @@ class AuditScreen(Layout, Screen):
             view = ctl.view()
             draws = view.draws
             commitment = view.commitment
-            finished = ctl.phase in ("scoring", "abandoned")
+            final = ctl.phase == "abandoned"  # the game on the table is closed only as it leaves
             self.title_text = _("Audit: every draw of this game")
         else:
             summary = ctl.game_summary(game)
@@ -594,7 +595,7 @@ class AuditScreen(Layout, Screen):
                 return
             draws = ctl.logged_draws(game)
             commitment = summary.commitment or ""
-            finished = summary.status != "playing"
+            final = summary.closed or summary.status == "abandoned"
             status = summary.status or ""
             self.title_text = _("Game {game} · {edition} · {date} · {status}").format(
                 game=game,
@@ -615,9 +616,9 @@ class AuditScreen(Layout, Screen):
         )
         self.head_text = grouped(ctl.chain_head(game))
         self.head_note = (
-            _("Chain head. Photograph this: it proves the game was not rewritten later")
-            if finished
-            else _("Chain head so far: photograph it at the end of the game")
+            _("Final chain head. Photograph this: it proves the game was not rewritten later")
+            if final
+            else _("Chain head so far: it is final once the game is closed")
         )
 
     def back(self) -> None:
@@ -638,11 +639,15 @@ class AuditScreen(Layout, Screen):
             return
         message = check.message
         detail = message.params.get("detail") if isinstance(message, Msg) else None
+        shown = localized(detail) if detail is not None else ""
+        if check.status == EXIT_NOT_PROVABLY_FAIR:
+            self.result = _("Not provably fair: {detail}").format(detail=shown)
+            return
         self.result = ngettext(
             "Verified: {n} record chained; {detail}",
             "Verified: {n} records chained; {detail}",
             check.records,
-        ).format(n=check.records, detail=localized(detail) if detail is not None else "")
+        ).format(n=check.records, detail=shown)
 
     def export(self) -> None:
         game = self.shown_game()
@@ -716,6 +721,8 @@ class PastGamesScreen(Layout, Screen):
 def past_game_text(g: GameSummary) -> str:
     """One past game on two lines: number, date, box, how it ended; players and winner."""
     status = _(GAME_STATUS.get(g.status or "", g.status or ""))
+    if g.key_lost:
+        status = _("abandoned: seal key lost, its draws can never be checked")
     when, box = game_date(g.created_at or ""), edition_title(g.edition or "")
     first = f"#{g.id} · {when} · {box} · {status}"
     players = ", ".join(player_name(p) for p in g.players)
@@ -763,11 +770,12 @@ class TagsScreen(Layout, Screen):
 
     def start(self, mode: str) -> None:
         """Listen for the next scans: "enroll", "bulk" or "rebind". Re-binding during a
-        game changes what the table's tags mean: it needs the admin PIN first."""
-        if mode == "rebind" and app().controller.phase in ("opening", "playing", "scoring"):
-            app().ask_pin(
-                lambda: self._start(mode), prompt=_("Admin PIN: re-bind a tag during a game")
-            )
+        game (of Clank! or of Tschak!) changes what the table's tags mean: it needs the
+        admin PIN first."""
+        a = app()
+        in_game = a.controller.phase in ("opening", "playing", "scoring")
+        if mode == "rebind" and (in_game or a.tschak_home() is not None):
+            a.ask_pin(lambda: self._start(mode), prompt=_("Admin PIN: re-bind a tag during a game"))
             return
         self._start(mode)
 
