@@ -83,6 +83,14 @@ def unconfirmed_label(edition: str, name: str) -> str:
         return _("the 5-6 player extra master key")
     if name == "minor_secrets":
         return ed_(edition, "the set of minor secrets")
+    if name == "chalice_vp":
+        return ed_(edition, "the chalice's victory points")
+    if name == "backpack_vp":
+        return ed_(edition, "the backpack's victory points")
+    if name == "crowns":
+        return ed_(edition, "the middle crown's value")
+    if name == "prisoners":
+        return ed_(edition, "how many prisoners of each kind the box holds")
     if base == "rage_track":
         return ed_(edition, "rage track")
     if base == "rage_start":

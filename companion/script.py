@@ -257,7 +257,7 @@ class Replay:
         out = self.table.snapshot()
         if isinstance(self.table, Table):
             odds = next_attack_odds(self.table.game)
-            if odds is not None:  # what the next attack a refill triggers would do
+            if odds is not None:  # what the next dragon draw would do (ends_game too)
                 out["odds"] = odds_json(odds)
         out["errors"] = list(self.errors)
         out["actions"] = self.actions
@@ -303,6 +303,8 @@ def replay(
         obj = parse_line(number, text)
         if "new" not in obj or len(obj) != 1:
             raise ScriptError(number, Msg(N_("the first line must be {new}"), new='{"new": {...}}'))
+        if not isinstance(obj["new"], dict):  # true, a list, a text, null or a number
+            raise ScriptError(number, Msg(N_('"new" must be an object')))
         _check_client_seed(number, obj["new"])
         try:
             result.table = start(obj["new"])

@@ -80,18 +80,39 @@ def markov_chain(own: int, ghosts: int, other: int, count: int, health: int) -> 
     return out
 
 
+def step_from_snapshot(snap: dict[str, Any]) -> tuple[str, int, bool]:
+    """The next dragon draw from the table-script snapshot alone (TABLE_SCRIPT.md, "The
+    next attack's odds"): (reason, cubes asked, whether it ends the game)."""
+    total = sum(snap["bag"].values()) + sum(snap["clank_area"].values())
+    countdown = snap["countdown"]
+    if countdown is not None:  # Clank!: spaces 2-4 draw 1-3 more, space 5 ends the game
+        space = countdown["space"] + 1
+        if space == 5:
+            return "countdown", 0, True
+        return "countdown", snap["next_attack"] + space - 1, False
+    catacombs = snap["edition"] == "catacombs"
+    if catacombs and any(p["status"] != "playing" for p in snap["players"].values()):
+        reason, count = "out_draw", 6 if len(snap["players"]) == 2 else 4
+    else:
+        reason, count = "attack", snap["next_attack"]
+    return reason, count, catacombs and count >= total
+
+
 def expected_from_snapshot(snap: dict[str, Any]) -> tuple[int, dict[str, list[Fraction]]]:
-    """The next attack's odds from the table-script snapshot alone."""
+    """The next draw's odds from the table-script snapshot alone."""
     cubes = {k: snap["bag"].get(k, 0) + snap["clank_area"].get(k, 0) for k in snap["bag"]}
     total = sum(cubes.values())
-    count = snap["next_attack"]
+    _reason, count, ends = step_from_snapshot(snap)
     ghosts = cubes.get("ghost", 0)
     out = {}
     for name, p in snap["players"].items():
         if p["status"] != "playing":
             continue
         own = cubes.get(name, 0)
-        out[name] = markov_chain(own, ghosts, total - own - ghosts, count, p["health"])
+        if ends:  # everyone inside is knocked out, whatever the cubes
+            out[name] = [F(0)] * p["health"] + [F(1)]
+        else:
+            out[name] = markov_chain(own, ghosts, total - own - ghosts, count, p["health"])
     return min(count, total), out
 
 
@@ -285,7 +306,8 @@ def test_odds_json_has_the_table_script_shape():
     odds = attack_odds(bag, area, 4, health)
     out = odds_json(odds)
     assert json.loads(json.dumps(out)) == out
-    assert set(out) == {"count", "players"} and out["count"] == 4
+    assert set(out) == {"count", "ends_game", "reason", "players"} and out["count"] == 4
+    assert out["ends_game"] is False and out["reason"] == "attack"
     assert list(out["players"]) == ["red", "yellow", "green", "blue"]
     for name, entry in out["players"].items():
         assert set(entry) == {"damage", "knock_out"}
@@ -382,7 +404,8 @@ def check_against_snapshot(game: Game) -> AttackOdds | None:
         return None
     assert odds is not None
     count, expected = expected_from_snapshot(snap)
-    assert odds.count == count
+    reason, _count, ends = step_from_snapshot(snap)
+    assert (odds.count, odds.reason, odds.ends_game) == (count, reason, ends)
     assert damages(odds) == expected
     health = {n: p["health"] for n, p in snap["players"].items() if p["status"] == "playing"}
     assert_well_formed(odds, health)
@@ -444,7 +467,12 @@ def test_next_attack_odds_in_real_games(edition, n):
         assert players[1] not in odds.players
     inside = [p for p in players if snap["players"][p]["status"] == "playing"]
     assert list(odds.players) == inside
-    assert odds.count == snap["next_attack"]
+    if edition == "clank":  # the countdown runs: its next step, with its extra cubes
+        assert snap["countdown"]["space"] == 1 and odds.reason == "countdown"
+        assert odds.count == snap["next_attack"] + 1
+    else:  # a player is out: an out player's draw, 4 cubes (6 with two players)
+        assert odds.reason == "out_draw" and odds.count == (6 if n == 2 else 4)
+    assert not odds.ends_game
     if edition == "catacombs":
         assert snap["clank_area"]["ghost"] + snap["bag"]["ghost"] > 0
     # the first player has taken damage and made the most noise: a real risk

@@ -262,6 +262,49 @@ def test_ghost_damage_uses_the_treasury_first_and_heals_back_to_where_it_came_fr
     assert black == 24
 
 
+# Forced damage (a monster, a card) with an empty supply: no rulebook covers it. The
+# companion does what the Catacombs ghost rule does (ru:909-911, uk:557): a black cube from
+# the treasury marks it (the base game: the black cubes attacks set aside), else one from
+# the box; the damage always counts.
+@pytest.mark.parametrize("edition", ["clank", "catacombs"])
+def test_forced_damage_with_an_empty_supply_is_marked_with_a_black_cube(edition):
+    chance = ScriptedChance(["black"])
+    game = new_game(edition, players=["red", "blue"], chance=chance, rage_track=[1])
+    do(game, "attack")  # one black cube to the treasury (set aside)
+    do(game, "clank", player="red", n=30)  # red's whole supply into the Clank! area
+    assert game.state.players["red"].supply == 0
+    events = do(game, "damage", player="red", n=2)
+    red = game.state.players["red"]
+    assert (red.supply, red.meter, red.meter_black, red.meter_box) == (0, 0, 1, 1)
+    assert red.damage == 2 and game.snapshot()["players"]["red"]["health"] == 8
+    assert [e for e in events if e["event"] == "damage"] == [
+        {"event": "damage", "player": "red", "health": 9},
+        {"event": "damage", "player": "red", "health": 8},
+    ]
+    assert game.state.set_aside["black"] == 0  # the treasury gave its one cube
+    do(game, "heal", player="red", n=2)  # back where each marker came from
+    red = game.state.players["red"]
+    assert red.damage == 0 and red.supply == 0
+    assert game.state.set_aside["black"] == 1 and game.state.bag["black"] == 23
+
+
+def test_forced_damage_with_an_empty_supply_can_knock_out():
+    game = new_game("clank", players=FOUR[:3], health=3)
+    do(game, "clank", player="red", n=30)
+    events = do(game, "damage", player="red", n=5)
+    red = game.state.players["red"]
+    assert red.status == "knocked_out" and red.meter_box == 3 and red.damage == 3
+    assert {"event": "knocked_out", "player": "red", "in_depths": False} in events
+    assert game.state.countdown is not None  # the first one out starts the countdown
+
+
+def test_voluntary_damage_still_needs_supply_cubes():
+    game = new_game("catacombs", players=["red", "blue"])
+    do(game, "clank", player="red", n=30)
+    with pytest.raises(RuleError, match="has 0 cubes in supply, not 1"):
+        do(game, "damage", player="red", n=1, voluntary=True)
+
+
 def test_an_empty_bag_after_an_attack_ends_catacombs():
     bag = ["black"] * 24 + ["red"] * 3 + ["blue"] * 2
     chance = ScriptedChance(bag)

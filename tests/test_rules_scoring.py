@@ -161,3 +161,65 @@ def test_vp_rules(rule, counts, vp):
 def test_bad_vp_rules(bad):
     with pytest.raises(VPRuleError):
         parse_vp_rule(bad)
+
+
+# ------------------------------------- Catacombs: values counted as the catalog guesses
+def _catacombs_hoard(**options):
+    """Red reveals the chalice, buys a backpack and the two most valuable crowns; blue
+    holds none of them; both escape."""
+    game = new_game("catacombs", players=["red", "blue"], **options)
+    do(game, "artifact", player="red", value=12)
+    do(game, "secret", player="red", name="chalice")
+    do(game, "gold", player="red", n=21)
+    do(game, "buy", player="red", item="backpack")
+    do(game, "buy", player="red", item="crown")  # 10: the top of the stack, printed
+    do(game, "buy", player="red", item="crown")  # the middle one: not printed
+    do(game, "artifact", player="blue", value=5)
+    _finish_by_escape(game, "red", "blue")
+    return game
+
+
+def test_guessed_catacombs_values_are_flagged_where_the_scoring_explains_them():
+    from companion import i18n
+
+    game = _catacombs_hoard()
+    detail = game.snapshot()["players"]["red"]["score_detail"]
+    assert detail["parts"]["secrets"] == 7  # counted: the catalog's guess
+    assert detail["parts"]["tokens"] == 10 + 9 + 5 + 20  # crowns, backpack, mastery
+    assert detail["unconfirmed"] == ["crown", "backpack", "chalice"]
+    assert "chalice: 7 VP (unconfirmed)" in detail["conditional"]
+    assert "backpack: 5 VP (unconfirmed)" in detail["conditional"]
+    assert "crown: 9 VP (unconfirmed)" in detail["conditional"]  # the 10 is printed
+    assert game.snapshot()["players"]["blue"]["score_detail"]["unconfirmed"] == []
+    score = game.scores()["red"]
+    shown = [c.localized("catacombs") for c in score.conditional]
+    assert "chalice: 7 VP (unconfirmed: not printed in the rulebook)" in shown
+    i18n.set_language("ru")
+    try:
+        shown = [c.localized("catacombs") for c in score.conditional]
+    finally:
+        i18n.set_language("en")
+    assert "chalice: 7 ПО (не подтверждено: в правилах не указано)" in shown
+
+
+def test_corrected_catacombs_values_count_as_the_table_read_them():
+    game = _catacombs_hoard(chalice_vp=8, backpack_vp=3, crowns=[10, 6, 8])
+    detail = game.snapshot()["players"]["red"]["score_detail"]
+    assert detail["unconfirmed"] == []
+    assert detail["parts"]["secrets"] == 8
+    assert detail["parts"]["tokens"] == 10 + 8 + 3 + 20  # the crowns 10 and 8 bought
+    assert detail["conditional"] == []
+
+
+def test_the_base_game_flags_nothing():
+    game = new_game(players=["red", "blue"])
+    do(game, "artifact", player="red", value=20)
+    do(game, "secret", player="red", name="chalice")
+    do(game, "gold", player="red", n=14)
+    do(game, "buy", player="red", item="backpack")
+    do(game, "buy", player="red", item="crown")
+    do(game, "artifact", player="blue", value=5)
+    _finish_by_escape(game, "red", "blue")
+    detail = game.snapshot()["players"]["red"]["score_detail"]
+    assert detail["unconfirmed"] == [] and detail["conditional"] == []
+    assert detail["parts"]["secrets"] == 7 and detail["parts"]["tokens"] == 10 + 5 + 20

@@ -11,6 +11,7 @@ from companion.session import Session
 from tests.helpers import do, new_game
 
 FOUR = ["red", "yellow", "green", "blue"]
+PRISONERS = [t.name for t in load_catalog("catacombs").tokens_of("prisoner")]
 
 
 @pytest.mark.parametrize(("players", "space", "draw"), [(2, 3, 3), (3, 2, 2), (4, 1, 2)])
@@ -39,6 +40,10 @@ def test_catacombs_has_five_ghosts_in_the_treasury():
         "health",
         "artifacts",
         "minor_secrets",
+        "chalice_vp",
+        "backpack_vp",
+        "crowns",
+        "prisoners",
     }
 
 
@@ -106,6 +111,10 @@ def test_table_corrects_unconfirmed_numbers():
         rage_start=2,
         health=12,
         artifacts=[5, 8, 10, 12, 15, 18, 20],
+        chalice_vp=6,
+        backpack_vp=4,
+        crowns=[8, 10, 9],
+        prisoners=dict.fromkeys(PRISONERS, 1) | {"peasant": 8},
     )
     snap = game.snapshot()
     assert snap["rage"]["space"] == 2 and snap["rage"]["draw"] == 3
@@ -341,3 +350,80 @@ def test_the_table_corrects_the_artifact_values():
 def test_bad_artifact_values(artifacts):
     with pytest.raises(RuleError, match='"artifacts" must be a list of 1 to 20'):
         make_setup({"edition": "catacombs", "players": FOUR[:2], "artifacts": artifacts})
+
+
+# ------------------------------------------ Catacombs: token numbers no rulebook prints
+# The Catacombs books (ru, uk) print the chalice only as one of 11 major secrets, the
+# backpacks and crowns by count and price (top crown 10, bottom 8), and the prisoners'
+# total (20) with each kind's effect but not how many of each: the chalice's 7 VP, the
+# backpack's 5 VP (both the base game's), the middle crown's 9 and the count per kind
+# are guesses the table must be able to correct.
+TOKEN_KEYS = {"chalice_vp", "backpack_vp", "crowns", "prisoners"}
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_catacombs_guessed_token_numbers_are_unconfirmed(players):
+    game = new_game("catacombs", players=(FOUR + ["purple", "orange"])[:players], party=players > 4)
+    assert set(game.setup.unconfirmed) >= TOKEN_KEYS
+    assert set(game.snapshot()["settings"]["unconfirmed"]) >= TOKEN_KEYS
+    checklist = setup_checklist(game.setup)
+    for words in ("the chalice's victory points", "the backpack's victory points",
+                  "the middle crown's value", "how many prisoners of each kind"):  # fmt: skip
+        assert any(words in line and "not printed" in line for line in checklist), words
+    # every key has words of its own, in every edition's words
+    for key in TOKEN_KEYS:
+        assert key in UNCONFIRMED_NAMES
+        assert unconfirmed_label("catacombs", key) != key.replace("_", " ")
+
+
+def test_the_base_game_prints_those_token_numbers():
+    """Base ru:566-568 (the chalice, 7 VP), ru:580-582 (backpack, 5 VP), ru:135 (crowns
+    10, 9, 8): nothing to flag in the base game."""
+    game = new_game("clank", players=FOUR)
+    assert not TOKEN_KEYS & set(game.setup.unconfirmed)
+
+
+def test_the_table_corrects_the_guessed_token_numbers():
+    counts = dict.fromkeys(PRISONERS, 1) | {"peasant": 8}
+    options = {"chalice_vp": 6, "backpack_vp": 4, "crowns": [12, 7, 9], "prisoners": counts}
+    game = new_game("catacombs", players=FOUR[:2], **options)
+    assert not TOKEN_KEYS & set(game.setup.unconfirmed)
+    catalog = game.catalog
+    assert catalog.token("major_secret", "chalice").vp == 6
+    assert catalog.token("market", "backpack").vp == 4
+    assert catalog.token("prisoner", "peasant").count == 8
+    assert all(t.verified for t in catalog.tokens_of("prisoner"))
+    assert game.state.crowns_left == (12, 9, 7)  # the most valuable first
+    assert not TOKEN_KEYS & set(catalog.edition.unconfirmed)
+    # the shipped catalog is left as it was
+    shipped = load_catalog("catacombs")
+    assert shipped.token("major_secret", "chalice").vp == 7
+    assert shipped.token("prisoner", "peasant").count == 3
+    # the game is recorded and resumed with its corrections
+    again = make_setup(game.setup.as_dict())
+    assert again.token_corrections() == game.setup.token_corrections()
+    assert again.catalog.token("prisoner", "peasant").count == 8
+    assert game.setup.as_dict()["crowns"] == [12, 9, 7]
+    assert game.setup.as_dict()["prisoners"] == counts
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        ({"chalice_vp": -1}, "chalice_vp"),
+        ({"backpack_vp": "5"}, "backpack_vp"),
+        ({"crowns": [10, 8]}, "values of the 3 crowns"),
+        ({"crowns": [10, 9, "8"]}, "values of the 3 crowns"),
+        ({"prisoners": {"peasant": 3}}, "no count for 'adventurer'"),
+        ({"prisoners": dict.fromkeys(PRISONERS, 1) | {"jester": 1}}, "unknown prisoner 'jester'"),
+        ({"prisoners": dict.fromkeys(PRISONERS, -1)}, "each kind of prisoner its count"),
+    ],
+)
+def test_bad_token_corrections_are_refused(options, reason):
+    with pytest.raises(RuleError, match=reason):
+        make_setup({"edition": "catacombs", "players": FOUR[:2], **options})
+
+
+def test_prisoner_counts_are_only_for_catacombs():
+    with pytest.raises(RuleError, match="only in Clank! Catacombs"):
+        make_setup({"edition": "clank", "players": FOUR[:2], "prisoners": {}})

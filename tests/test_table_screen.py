@@ -337,3 +337,81 @@ def test_the_window_shows_every_panel_in_its_colour_and_its_changes(tmp_path):
         assert after["green"] == before["green"]  # nothing changed there
     finally:
         ui.close()
+
+
+def _countdown_on_its_fourth_space(ui: Harness) -> None:
+    """Red escapes at once; the other players end their turns until the countdown marker
+    stands on space 4: its next step ends the game."""
+    ctl = ui.app.controller
+    ctl.do({"do": "artifact", "player": "red", "value": 20})
+    ctl.do({"do": "escape", "player": "red"})
+    while ctl.view().countdown[1] < 4:
+        ctl.do({"do": "end_turn", "revealed": []})
+        ui.frames(1)
+        close_popups(ui)
+
+
+ENDINGS = {  # the words each language shows for the step that ends the game
+    "en": ("The next countdown step ends the game",
+           "The next attack empties the bag: game over"),
+    "ru": ("Следующий шаг обратного отсчёта завершит игру",
+           "Следующая атака опустошит мешок: конец игры"),
+    "uk": ("Наступний крок відліку завершить гру",
+           "Наступна атака спорожнить мішечок: кінець гри"),
+    "es": ("El próximo paso de la cuenta atrás acaba la partida",
+           "El próximo ataque vacía la bolsa: fin de la partida"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "uk", "es"])
+def test_the_table_announces_the_step_that_ends_the_game(tmp_path, language):
+    """The countdown's last step, and a Catacombs attack that takes the whole bag: the
+    table says so where the rage track was, whole and large, before the step comes; every
+    panel shows the knock-out as certain."""
+    from companion.ui.odds import OddsView
+
+    countdown_words, bag_words = ENDINGS[language]
+    for case, players, words in [("countdown", 4, countdown_words), ("bag", 6, bag_words)]:
+        db = tmp_path / f"{case}.db"
+        ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+        try:
+            ctl = ui.app.controller
+            if case == "countdown":
+                new_game(ui, players)
+                screen = table_of(ui)
+                assert screen.end_warning == "" and screen.ids.rage.opacity == 1
+                _countdown_on_its_fourth_space(ui)
+            else:  # 24 black cubes and 3 + 2 + 1 in the Clank! area: the attack draws 30
+                ctl.new_game({"edition": "catacombs", "players": SEATS[:players], "party": True,
+                              "rage_track": [2, 2, 3, 3, 4, 4, 30], "rage_start": 7})  # fmt: skip
+                ctl.begin()
+            ui.frames(4)
+            screen = table_of(ui)
+            assert ctl.view().odds_ends_game
+            assert screen.end_warning == words
+            banner = screen.ids.end_warning
+            assert banner.text == words and not banner.is_shortened
+            assert banner.parent.opacity == 1 and banner.width > 400
+            assert screen.ids.rage.opacity == 0  # the banner stands in its place
+            if SHOTS is not None:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                ui.screenshot(SHOTS / f"table-ends-{case}-{language}.png")
+            assert not problems(screen, figures(screen)), problems(screen, figures(screen))
+            inside = [p for p in screen.panels() if not p.out]
+            assert inside and all(p.knock_out == 1 and "100%" in p.risk_text for p in inside)
+            assert_live_is_fresh(ui, f"{case}: the step that ends the game")
+            ui.tap(inside[0].ids.figures)  # the odds whole: the same words on top
+            odds = next(w for w in ui.window.children if isinstance(w, OddsView))
+            ui.frames(2)
+            assert words in [w.text for w in odds.walk() if isinstance(w, Label)]
+            assert not problems(odds), problems(odds)
+            odds.dismiss(animation=False)
+            # one cube more in the Clank! area (Catacombs): the bag keeps one, no banner
+            if case == "bag":
+                ctl.clank(1, "red")
+                ui.frames(3)
+                assert screen.end_warning == "" and screen.ids.rage.opacity == 1
+                assert not screen.ids.end_warning.parent.opacity
+                assert_live_is_fresh(ui, "one cube more")
+        finally:
+            ui.close()

@@ -71,3 +71,40 @@ def test_a_refill_in_the_view(ctl):
     ctl.reveal_untagged(dragon=False)
     view = ctl.view()
     assert [c.revealed for c in view.row][-1] is True and view.refill_space == 1
+
+
+# ------------------------------------------- the More menu and the guessed prisoner counts
+def _prisoners_offered(ctl: Controller, player: str) -> list[str]:
+    return [o.name for o in ctl.offers(player) if o.what == "prisoner"]
+
+
+def test_a_guessed_prisoner_count_does_not_stop_the_offer(ctl):
+    """The Catacombs books print 20 prisoners but not how many of each kind: the catalog's
+    count per kind is a guess (settings.unconfirmed "prisoners"), so the More menu keeps
+    offering a kind past it, as a scan frees it, until the box's 20 are out."""
+    ctl.new_game({"edition": "catacombs", "players": ["red", "blue"], "server_seed": "5a" * 32})
+    ctl.begin()
+    assert "prisoners" in ctl.snapshot()["settings"]["unconfirmed"]
+    for _ in range(3):  # the catalog guesses one mayor
+        assert "mayor" in _prisoners_offered(ctl, "red")
+        ctl.do({"do": "prisoner", "player": "red", "name": "mayor"})
+    assert "mayor" in _prisoners_offered(ctl, "blue")
+    for _ in range(17):  # 20 freed in all: the box is empty, whatever the kinds
+        ctl.do({"do": "prisoner", "player": "blue", "name": "peasant"})
+    assert _prisoners_offered(ctl, "red") == []
+
+
+def test_a_corrected_prisoner_count_limits_the_offer(ctl):
+    from companion.catalog import load_catalog
+
+    kinds = [t.name for t in load_catalog("catacombs").tokens_of("prisoner")]
+    counts = dict.fromkeys(kinds, 1) | {"mayor": 2, "peasant": 7}
+    ctl.new_game({"edition": "catacombs", "players": ["red", "blue"], "server_seed": "5a" * 32,
+                  "prisoners": counts})  # fmt: skip
+    ctl.begin()
+    assert "prisoners" not in ctl.snapshot()["settings"]["unconfirmed"]
+    ctl.do({"do": "prisoner", "player": "red", "name": "mayor"})
+    assert "mayor" in _prisoners_offered(ctl, "red")
+    ctl.do({"do": "prisoner", "player": "blue", "name": "mayor"})
+    offered = _prisoners_offered(ctl, "red")
+    assert "mayor" not in offered and "peasant" in offered  # the table's two are out

@@ -67,6 +67,10 @@ UNCONFIRMED_NAMES = frozenset(
         "minor_secrets",
         "cloaks",
         "master_key",
+        "chalice_vp",
+        "backpack_vp",
+        "crowns",
+        "prisoners",
     }
 )
 
@@ -146,7 +150,6 @@ class EditionSettings:
     out_draw: int
     out_draw_two_players: int
     artifacts_removed: dict[int, int]
-    ghost_damage_marks_with_black: bool
     empty_bag_ends_game: bool
     unconfirmed: tuple[str, ...]
 
@@ -321,7 +324,6 @@ def _edition(name: str, raw: dict) -> EditionSettings:
             out_draw=int(raw["out_draw"]),
             out_draw_two_players=int(raw["out_draw_two_players"]),
             artifacts_removed={int(k): int(v) for k, v in raw["artifacts_removed"].items()},
-            ghost_damage_marks_with_black=bool(raw["ghost_damage_marks_with_black"]),
             empty_bag_ends_game=bool(raw["empty_bag_ends_game"]),
             unconfirmed=tuple(str(v) for v in raw["unconfirmed"]),
         )

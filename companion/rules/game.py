@@ -35,6 +35,10 @@ class DrawRequest:
 
 Chance = Callable[[DrawRequest], Sequence[str]]
 
+# The countdown track's spaces (Clank!): 2, 3 and 4 bring an attack with 1, 2, 3 extra
+# cubes; reaching the last knocks out everyone still in the dungeon and draws nothing.
+COUNTDOWN_SPACES = 5
+
 
 @dataclass
 class DrawRecord:
@@ -295,18 +299,19 @@ class Game:
             if p.supply > 0:
                 p.supply -= 1
                 p.meter += 1
-            elif cube == "ghost" and self.edition.ghost_damage_marks_with_black:
-                # No cube left in supply: mark the ghost's damage with a black cube from
-                # the treasury (Catacombs ru:909-911, uk:557). The damage always counts:
-                # with no black cube in the treasury either, the table marks it with one
+            else:
+                # No cube left in supply: a ghost's damage is marked with a black cube
+                # from the treasury (Catacombs ru:909-911, uk:557). No rulebook covers
+                # other forced damage (a monster, a card) with an empty supply; the
+                # companion marks it the same way, in both editions (the base game's
+                # treasury: the black cubes set aside by attacks). The damage always
+                # counts: with no black cube there either, the table marks it with one
                 # from the box, kept apart from the dragon's 24 (Player.meter_box).
                 if self.state.set_aside["black"] > 0:
                     self.state.set_aside["black"] -= 1
                     p.meter_black += 1
                 else:
                     p.meter_box += 1
-            else:
-                return
         else:
             p.meter += 1
         self._emit("damage", player=p.name, health=self.setup.health - p.damage)
@@ -419,7 +424,7 @@ class Game:
                 if cd is not None and cd.player == p.name:
                     cd.space += 1
                     self._emit("countdown", player=p.name, space=cd.space)
-                    if cd.space >= 5:
+                    if cd.space >= COUNTDOWN_SPACES:
                         self._knock_out_everyone_inside()
                         self._end("the countdown reached its last space")
                     else:
@@ -431,6 +436,7 @@ class Game:
 
     # ----------------------------------------------------------------- actions
     def _do_seed(self, a: dict[str, Any]) -> None:
+        self._running("seed")  # the game is over: its seed is out, nothing to fix
         if self.next_nonce > 1:
             raise RuleError(
                 N_("the client seed cannot change once a draw has happened"), during="seed"

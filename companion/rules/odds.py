@@ -12,6 +12,13 @@ a single class of the bag (their own cubes plus the ghosts): the damage before t
 hypergeometric, P(k) = C(s, k) C(N - s, n - k) / C(N, n) with s hurting cubes among N,
 n drawn. Everything is computed with integers and Fractions; floats appear only in
 ``odds_json``. Pure: stdlib only, no I/O.
+
+Which step (``next_step``): while the countdown runs (Clank!), its next step; in
+Catacombs, once a player is out, an out player's draw (one comes round before the
+active player's next refill); otherwise the attack a dragon symbol in the next refill
+would bring. Two steps end the game whatever the cubes: the countdown marker reaching its
+last space (it draws nothing) and, in Catacombs, a draw that takes the whole bag. Their
+odds say so (``ends_game``): every player still inside is knocked out.
 """
 
 from __future__ import annotations
@@ -53,6 +60,17 @@ class PlayerOdds:
 class AttackOdds:
     count: int  # cubes actually drawn: min(requested, cubes in the bag after pouring)
     players: dict[str, PlayerOdds]  # every player still in the dungeon, in seat order
+    reason: str = "attack"  # the step: "attack", "countdown" or "out_draw"
+    ends_game: bool = False  # the step knocks out everyone inside, whatever the cubes
+
+
+@dataclass(frozen=True, slots=True)
+class NextStep:
+    """The next dragon draw the odds are of (see ``next_step``)."""
+
+    reason: str  # "attack", "countdown" or "out_draw"
+    count: int  # cubes the step asks for (the countdown's last space: 0)
+    ends_game: bool  # everyone still inside is knocked out, whatever the cubes
 
 
 def _check_counts(what: str, counts: Mapping[str, int]) -> None:
@@ -118,21 +136,60 @@ def attack_odds(
     return AttackOdds(drawn, players)
 
 
-def next_attack_odds(game: Game) -> AttackOdds | None:
-    """The odds of the next dragon attack a refill would trigger (None: the game is over)."""
+def knocked_out_odds(count: int, health_left: Mapping[str, int], reason: str) -> AttackOdds:
+    """A step that ends the game: each player inside loses all the health left."""
+    _check_counts("health_left", health_left)
+    players = {name: PlayerOdds((*(_ZERO,) * health, _ONE)) for name, health in health_left.items()}
+    return AttackOdds(count, players, reason, ends_game=True)
+
+
+def next_step(game: Game) -> NextStep | None:
+    """The next dragon draw that is sure to come, from the state as it stands (None: the
+    game is over)."""
+    from companion.rules.game import COUNTDOWN_SPACES
+
     s = game.state
     if s.game_over:
         return None
+    edition = game.edition
+    if edition.countdown and s.countdown is not None:
+        space = s.countdown.space + 1  # where the marker moves on its player's next turn
+        if space >= COUNTDOWN_SPACES:
+            return NextStep("countdown", 0, ends_game=True)
+        return NextStep("countdown", game.attack_size(space - 1), ends_game=False)
+    if edition.out_draw and any(not p.playing for p in s.players.values()):
+        two = len(s.seats) == 2
+        reason, count = "out_draw", edition.out_draw_two_players if two else edition.out_draw
+    else:
+        reason, count = "attack", game.attack_size()
+    cubes = sum(s.bag.values()) + sum(s.area.values())
+    # Catacombs: a draw that leaves the bag empty ends the game (the ghosts drawn go back
+    # to the Clank! area, not to the bag)
+    return NextStep(reason, count, ends_game=edition.empty_bag_ends_game and count >= cubes)
+
+
+def next_attack_odds(game: Game) -> AttackOdds | None:
+    """The odds of the next dragon draw (``next_step``); None: the game is over."""
+    step = next_step(game)
+    if step is None:
+        return None
+    s = game.state
     health = game.setup.health
     inside = {name: s.players[name] for name in s.seats if s.players[name].playing}
     health_left = {name: max(0, health - p.damage) for name, p in inside.items()}
-    return attack_odds(s.bag, s.area, game.attack_size(), health_left, ghost_hurts=True)
+    if step.ends_game:
+        cubes = sum(s.bag.values()) + sum(s.area.values())
+        return knocked_out_odds(min(max(step.count, 0), cubes), health_left, step.reason)
+    odds = attack_odds(s.bag, s.area, step.count, health_left, ghost_hurts=True)
+    return AttackOdds(odds.count, odds.players, step.reason)
 
 
 def odds_json(odds: AttackOdds) -> dict[str, Any]:
     """The ``odds`` object of the table script's ``--json`` output."""
     return {
         "count": odds.count,
+        "ends_game": odds.ends_game,
+        "reason": odds.reason,
         "players": {
             name: {"damage": [float(p) for p in po.damage], "knock_out": float(po.knock_out)}
             for name, po in odds.players.items()

@@ -8,21 +8,35 @@ from typing import Any
 from companion.catalog import Catalog
 from companion.catalog.vprule import VPRule
 from companion.msg import N_, Msg
+from companion.rules.setup import TOKEN_VP_OPTIONS
 from companion.rules.state import KNOCKED_OUT, Player, State
 
 
 @dataclass(frozen=True)
 class Conditional:
-    """Conditional VP one component gave: its rule, and how much."""
+    """VP the scoring explains: what a component's conditional rule gave, or (``rule``
+    None) a value no rulebook prints, counted as the catalog guesses it (unconfirmed)."""
 
-    source: str  # the card or prisoner
-    rule: VPRule
+    source: str  # the card, prisoner or token
+    rule: VPRule | None
     gained: int
 
+    @property
+    def unconfirmed(self) -> bool:
+        return self.rule is None
+
     def __str__(self) -> str:
+        if self.rule is None:
+            return f"{self.source}: {self.gained} VP (unconfirmed)"
         return f"{self.source}: {self.rule.text} = {self.gained}"
 
     def localized(self, edition: str | None = None) -> str:
+        if self.rule is None:
+            return Msg(
+                N_("{source}: {vp} VP (unconfirmed: not printed in the rulebook)"),
+                source=self.source,
+                vp=self.gained,
+            ).localized(edition)
         return Msg(
             N_("{source}: {rule} = {gained}"),
             source=self.source,
@@ -51,6 +65,8 @@ class Score:
             "reason": self.reason or None,
             "parts": dict(self.parts),
             "conditional": list(self.notes),
+            # what the score counts with a guessed value (settings.unconfirmed)
+            "unconfirmed": [c.source for c in self.conditional if c.unconfirmed],
             "total": self.total,
         }
 
@@ -82,6 +98,21 @@ def _counter(catalog: Catalog, p: Player) -> Any:
     return count
 
 
+# Tokens whose VP a rulebook may leave unprinted: the key of catalog.edition.unconfirmed
+# that says so (the table corrects it in the new line, which drops the key)
+_UNCONFIRMED_VP = {item: key for key, item in TOKEN_VP_OPTIONS.items()}
+
+
+def _middle_crowns(catalog: Catalog) -> tuple[int, ...]:
+    """The crowns between the most and the least valuable (whose values are printed)."""
+    for token in catalog.tokens_of("market"):
+        values = token.effect("crowns")
+        if values is not None:
+            ordered = sorted((int(v) for v in values.split(",")), reverse=True)
+            return tuple(ordered[1:-1])
+    return ()
+
+
 def score_player(catalog: Catalog, p: Player) -> Score:
     """A player's score by category (all categories shown even when it does not count)."""
     if not p.artifacts:
@@ -95,17 +126,26 @@ def score_player(catalog: Catalog, p: Player) -> Score:
     parts["artifacts"] = sum(p.artifacts)
     score.best_artifact = max(p.artifacts, default=0)
     parts["gold"] = p.gold
+    guessed = set(catalog.edition.unconfirmed)
     tokens = sum(crown for crown in p.crowns)
+    if "crowns" in guessed:  # only the top and bottom crown are printed
+        for crown in p.crowns:
+            if crown in _middle_crowns(catalog):
+                score.conditional.append(Conditional("crown", None, crown))
     for name, n in p.tokens.items():
         token = catalog.token("special", name) or catalog.token("market", name)
         if token is not None:
             tokens += token.vp * n
+            if _UNCONFIRMED_VP.get((token.kind, token.name)) in guessed and token.vp:
+                score.conditional.append(Conditional(token.name, None, token.vp * n))
     parts["tokens"] = tokens
     secrets = 0
     for name, n in p.secrets.items():
         token = catalog.token("major_secret", name) or catalog.token("minor_secret", name)
         if token is not None and not token.gold:  # treasure counts as the gold it gave
             secrets += token.vp * n
+            if _UNCONFIRMED_VP.get((token.kind, token.name)) in guessed and token.vp:
+                score.conditional.append(Conditional(token.name, None, token.vp * n))
     parts["secrets"] = secrets
     prisoners = 0
     for name in p.prisoners:

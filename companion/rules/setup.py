@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.catalog import Catalog, CatalogError, EditionSettings, load_catalog
-from companion.msg import N_, NN_, Name
+from companion.msg import EN_, N_, NN_, Name
 from companion.rules.errors import RuleError
 from companion.rules.state import Player, State
 
@@ -31,10 +31,29 @@ class Setup:
     artifacts: tuple[int, ...] | None = None
     # the artifacts the table removed unseen with 2-3 players (None: not recorded)
     removed_artifacts: tuple[int, ...] | None = None
+    # the table's corrections of token numbers no Catacombs rulebook prints (None: the
+    # catalog's): the chalice's VP, the backpack's VP, the crowns' values (most valuable
+    # first), the prisoners of each kind in the box (kind, count)
+    chalice_vp: int | None = None
+    backpack_vp: int | None = None
+    crowns: tuple[int, ...] | None = None
+    prisoners: tuple[tuple[str, int], ...] | None = None
 
     @property
     def catalog(self) -> Catalog:
-        return load_catalog(self.edition)
+        """The edition's catalog with the table's corrections of token numbers; its
+        ``edition.unconfirmed`` no longer names the numbers the table corrected."""
+        return _corrected(load_catalog(self.edition), self.token_corrections())
+
+    def token_corrections(self) -> tuple[tuple[str, Any], ...]:
+        """The corrections of token numbers this game makes, as (option, value)."""
+        found = (
+            ("chalice_vp", self.chalice_vp),
+            ("backpack_vp", self.backpack_vp),
+            ("crowns", self.crowns),
+            ("prisoners", self.prisoners),
+        )
+        return tuple((key, value) for key, value in found if value is not None)
 
     def artifact_pile(self) -> tuple[int, ...]:
         """Every artifact of this game before the 2-3 player removal, lowest first."""
@@ -58,7 +77,51 @@ class Setup:
             out["artifacts"] = list(self.artifacts)
         if self.removed_artifacts is not None:
             out["removed_artifacts"] = list(self.removed_artifacts)
+        for key, value in self.token_corrections():
+            out[key] = {"crowns": list, "prisoners": dict}.get(key, lambda v: v)(value)
         return out
+
+
+_CORRECTED: dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Catalog, Catalog]] = {}
+# the options that correct a token's VP, and the token (kind, name)
+TOKEN_VP_OPTIONS = {
+    "chalice_vp": ("major_secret", "chalice"),
+    "backpack_vp": ("market", "backpack"),
+}
+
+
+def _corrected(catalog: Catalog, corrections: tuple[tuple[str, Any], ...]) -> Catalog:
+    """``catalog`` with the token numbers a table corrected (made once per catalog and
+    corrections): the corrected tokens count as verified, and the catalog's list of
+    unconfirmed numbers drops them."""
+    if not corrections:
+        return catalog
+    key = (id(catalog), corrections)
+    made = _CORRECTED.get(key)
+    if made is not None and made[0] is catalog:
+        return made[1]
+    tokens = dict(catalog.tokens)
+    for option, value in corrections:
+        if option in TOKEN_VP_OPTIONS:
+            item = TOKEN_VP_OPTIONS[option]
+            if item in tokens:
+                tokens[item] = replace(tokens[item], vp=value, verified=True)
+            continue
+        for token_key, token in catalog.tokens.items():
+            if option == "crowns" and token.effect("crowns") is not None:
+                effects = tuple(
+                    (code, ",".join(map(str, value)) if code == "crowns" else arg)
+                    for code, arg in token.effects
+                )
+                tokens[token_key] = replace(token, effects=effects, verified=True)
+            elif option == "prisoners" and token.kind == "prisoner":
+                count = dict(value).get(token.name, token.count)
+                tokens[token_key] = replace(token, count=count, verified=True)
+    corrected = {option for option, _value in corrections}
+    unconfirmed = tuple(u for u in catalog.edition.unconfirmed if u not in corrected)
+    out = replace(catalog, edition=replace(catalog.edition, unconfirmed=unconfirmed), tokens=tokens)
+    _CORRECTED[key] = (catalog, out)
+    return out
 
 
 def _catalog_artifacts(catalog: Catalog, *, party: bool) -> tuple[int, ...]:
@@ -82,6 +145,10 @@ _NEW_FIELDS = {
     "client_seed",
     "artifacts",
     "removed_artifacts",
+    "chalice_vp",
+    "backpack_vp",
+    "crowns",
+    "prisoners",
 }
 
 # The most artifacts a game may list in "artifacts" (the boxes hold 7, the party adds 5).
@@ -188,6 +255,8 @@ def make_setup(options: Any) -> Setup:
         unconfirmed.discard("artifacts.party")
     pile = artifacts if artifacts is not None else _catalog_artifacts(catalog, party=party)
     removed = _removed_option(options, pile, count, settings.artifacts_removed.get(count, 0))
+    tokens = _token_options(options, catalog)
+    unconfirmed.difference_update(tokens)
     relevant = sorted(u for u in unconfirmed if _applies(u, count))
     return Setup(
         edition=edition,
@@ -200,7 +269,71 @@ def make_setup(options: Any) -> Setup:
         unconfirmed=tuple(relevant),
         artifacts=artifacts,
         removed_artifacts=removed,
+        chalice_vp=tokens.get("chalice_vp"),
+        backpack_vp=tokens.get("backpack_vp"),
+        crowns=tokens.get("crowns"),
+        prisoners=tokens.get("prisoners"),
     )
+
+
+def _token_options(options: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
+    """The options "chalice_vp", "backpack_vp", "crowns" and "prisoners": token numbers
+    the Catacombs rulebooks do not print, as the table reads them on its own tokens."""
+    out: dict[str, Any] = {}
+    for key, item in TOKEN_VP_OPTIONS.items():
+        if key not in options:
+            continue
+        if catalog.token(*item) is None:
+            unknown = (
+                EN_("unknown secret {name!r}")
+                if key == "chalice_vp"
+                else EN_("unknown market item {name!r}")
+            )
+            raise RuleError(unknown, during="new", name=item[1])
+        if not _is_count(options[key], 0, 100):
+            raise RuleError(
+                N_('"{key}" must be a whole number from 0 to 100'), during="new", key=key
+            )
+        out[key] = options[key]
+    if "crowns" in options:
+        printed = [t for t in catalog.tokens_of("market") if t.effect("crowns") is not None]
+        values = options["crowns"]
+        most = printed[0].count if printed else 0
+        if (
+            not isinstance(values, list)
+            or len(values) != most
+            or not all(_is_count(v, 0, 100) for v in values)
+        ):
+            raise RuleError(
+                NN_(
+                    '"crowns" must list the value of the {n} crown (0-100)',
+                    '"crowns" must list the values of the {n} crowns (0-100)',
+                ),
+                during="new",
+                n=most,
+            )
+        out["crowns"] = tuple(sorted(values, reverse=True))
+    if "prisoners" in options:
+        kinds = [t.name for t in catalog.tokens_of("prisoner")]
+        counts = options["prisoners"]
+        if not kinds:
+            raise RuleError(N_("only in Clank! Catacombs"), during="new")
+        if not isinstance(counts, dict) or not all(_is_count(v, 0, 20) for v in counts.values()):
+            raise RuleError(
+                N_('"prisoners" must give each kind of prisoner its count (0-20)'), during="new"
+            )
+        for name in counts:
+            if name not in kinds:
+                raise RuleError(EN_("unknown prisoner {name!r}"), during="new", name=name)
+        for name in kinds:
+            if name not in counts:
+                raise RuleError(
+                    N_('"prisoners" has no count for {name!r}: give every kind its count'),
+                    during="new",
+                    name=name,
+                )
+        out["prisoners"] = tuple((name, counts[name]) for name in kinds)
+    return out
 
 
 def _artifacts_option(options: dict[str, Any]) -> tuple[int, ...] | None:

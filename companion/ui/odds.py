@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-from companion.i18n import _, ned_, player_name
+from companion.i18n import _, ed_, ned_, player_name
 from companion.ui.colours import colour
 from companion.view import PlayerView, TableView
 
@@ -36,8 +36,23 @@ def percent(p: float) -> str:
     return f"{round(p * 100)}%"
 
 
+def ending_text(view: TableView) -> str:
+    """What the next draw does when it ends the game whatever the cubes (everyone still
+    inside knocked out), told before it comes; "" when it does not."""
+    if not view.odds_ends_game:
+        return ""
+    edition = view.edition
+    if view.odds_reason == "countdown":
+        return ed_(edition, "The next countdown step ends the game")
+    if view.odds_reason == "out_draw":
+        return ed_(edition, "An out player's draw empties the bag: game over")
+    return ed_(edition, "The next attack empties the bag: game over")
+
+
 def odds_title(view: TableView) -> str:
     n, edition = view.odds_count, view.edition
+    if view.odds_ends_game:
+        return ending_text(view)
     if view.odds_reason == "countdown":
         return ned_(
             edition,

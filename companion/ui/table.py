@@ -32,7 +32,7 @@ from companion.ui.cached import Cached
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.drawn import DrawnText, DrawnWidget, Ink, fitting_font_size
 from companion.ui.layouts import Layout
-from companion.ui.odds import HEART, SKULL, percent
+from companion.ui.odds import HEART, SKULL, ending_text, percent
 from companion.view import PlayerView, TableView
 
 
@@ -402,6 +402,8 @@ class TableScreen(Layout, Screen):
     layouts = ("table.kv",)
     view = ObjectProperty(None, allownone=True)
     next_attack = StringProperty("0")
+    # the next draw ends the game whatever the cubes: said in place of the rage track
+    end_warning = StringProperty("")
     attack_note = StringProperty("")
     bag_note = StringProperty("")
     last_text = StringProperty("")
@@ -444,6 +446,7 @@ class TableScreen(Layout, Screen):
         self.ids.rage.track = list(view.rage_track)
         self.ids.rage.space = view.rage_space
         self.next_attack = str(view.next_attack)
+        self.end_warning = ending_text(view)
         notes = []
         if view.danger:
             notes.append(_("Danger +{d}").format(d=view.danger))
