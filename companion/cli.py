@@ -36,10 +36,10 @@ from companion.i18n import (
     set_language,
 )
 from companion.resources import shared_folder
-from companion.rules import RuleError
 from companion.script import (
     Replay,
     ScriptError,
+    kind_refused,
     new_table,
     numbered,
     play,
@@ -48,7 +48,6 @@ from companion.script import (
     replay,
     shown_path,
     stream_lines,
-    tschak_refused,
 )
 from companion.session import AnyTable, Session
 from companion.store import GameStore, StoreError
@@ -62,7 +61,7 @@ from companion.store.tags import (
     TagRegistry,
     components,
 )
-from companion.table import TSCHAK, Table
+from companion.table import TSCHAK
 from hardware.readers import ReaderStatus, ReaderWorker, Scan, SpecError, make_reader
 
 EXAMPLES = shared_folder("examples")
@@ -471,21 +470,15 @@ def cmd_abandon(args: argparse.Namespace) -> int:
             return 0
         try:
             table.abandon(args.reason)
-        except RuleError as e:
-            print(e.localized(table.edition), file=sys.stderr)
-            return 2
-        except ValueError as e:
-            refusal = tschak_refused(e)
+        except ValueError as e:  # the kinds' refusals are ValueErrors
+            refusal = kind_refused(e, table.edition)
             if refusal is None:
                 raise
             print(refusal.localized(table.edition), file=sys.stderr)
             return 2
-        if isinstance(table, Table):
-            print(
-                _("game {game} abandoned; server seed {seed}").format(
-                    game=args.game, seed=table.server_seed
-                )
-            )
+        seed = table.snapshot().get("server_seed")
+        if seed:
+            print(_("game {game} abandoned; server seed {seed}").format(game=args.game, seed=seed))
         else:  # no dragon bag: no seed to reveal
             print(_("game {game} abandoned").format(game=args.game))
         return 0

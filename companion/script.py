@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.i18n import N_, Msg, Refusal, _, localized
-from companion.rules import RuleError
-from companion.rules.odds import next_attack_odds, odds_json
-from companion.table import Table, is_tschak
-
-if TYPE_CHECKING:  # loaded with the first Tschak! game: Clank! never loads its rules
-    from companion.tschak_table import TschakTable
+from companion.kinds import GameTable, kind_for, kind_of
 
 
 class ScriptError(ValueError):
@@ -246,7 +240,7 @@ def _check_client_seed(number: int, options: Any) -> None:
 
 @dataclass
 class Replay:
-    table: Table | TschakTable | None = None
+    table: GameTable | None = None
     errors: list[dict[str, Any]] = field(default_factory=list)  # as the JSON output says
     refused: list[ScriptError] = field(default_factory=list)  # the same, to localize
     actions: int = 0
@@ -254,34 +248,22 @@ class Replay:
     def output(self) -> dict[str, Any]:
         if self.table is None:
             raise RuntimeError("no game was created")
-        out = self.table.snapshot()
-        if isinstance(self.table, Table):
-            odds = next_attack_odds(self.table.game)
-            if odds is not None:  # what the next dragon draw would do (ends_game too)
-                out["odds"] = odds_json(odds)
+        out = kind_of(self.table.edition).output(self.table)
         out["errors"] = list(self.errors)
         out["actions"] = self.actions
         return out
 
 
-def new_table(options: Any) -> Table | TschakTable:
-    """A table (not recorded) from a ``new`` line's options: Clank! or Tschak!."""
-    if is_tschak(options):
-        from companion.tschak_table import TschakTable
-
-        return TschakTable(options)
-    return Table.from_options(options)
+def new_table(options: Any) -> GameTable:
+    """A table (not recorded) from a ``new`` line's options, of the kind they name."""
+    return kind_for(options).new_table(options)
 
 
-def tschak_refused(error: Exception, during: str | None = None) -> Refusal | None:
-    """A Tschak! refusal as the table reads it; None for any other error. (A game of
-    Tschak! has loaded its rules: without them, no error can be theirs.)"""
-    errors = sys.modules.get("companion.tschak.errors")
-    if errors is None or not isinstance(error, errors.TschakError):
-        return None
-    from companion.tschak_table import tschak_refusal
-
-    return tschak_refusal(error, during)
+def kind_refused(error: Exception, edition: Any, during: str | None = None) -> Refusal | None:
+    """An error of the game kind of ``edition`` (a table's, or a ``new`` line's options)
+    as the table reads it; None for any other error."""
+    kind = kind_of(edition) if isinstance(edition, str) else kind_for(edition)
+    return kind.refusal(error, during)
 
 
 def replay(
@@ -289,7 +271,7 @@ def replay(
     *,
     keep_going: bool = False,
     on_step: Any = None,
-    start: Callable[[Any], Table | TschakTable] = new_table,
+    start: Callable[[Any], GameTable] = new_table,
 ) -> Replay:
     """Replay a script (a file, or its lines as ``read_lines`` gives them); raises
     ScriptError on the first bad line unless ``keep_going``.
@@ -308,10 +290,8 @@ def replay(
         _check_client_seed(number, obj["new"])
         try:
             result.table = start(obj["new"])
-        except RuleError as e:
-            raise ScriptError(number, e) from None
-        except ValueError as e:
-            refusal = tschak_refused(e, "new")
+        except ValueError as e:  # the kinds' refusals are ValueErrors
+            refusal = kind_refused(e, obj["new"], "new")
             if refusal is None:
                 raise
             raise ScriptError(number, refusal) from None
@@ -339,10 +319,8 @@ def play(
                 _check_client_seed(number, action)
             try:
                 events = table.apply(action)
-            except RuleError as e:
-                raise ScriptError(number, e) from None
-            except ValueError as e:
-                refusal = tschak_refused(e)
+            except ValueError as e:  # the kinds' refusals are ValueErrors
+                refusal = kind_refused(e, table.edition)
                 if refusal is None:
                     raise
                 raise ScriptError(number, refusal) from None

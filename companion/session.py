@@ -4,32 +4,28 @@ The store keeps records and knows nothing of what they mean; the rules play a ga
 know nothing of where it is kept. A session starts a game (its seed drawn, sealed and
 committed, its set-up recorded before anything is shown), resumes one after a power cut
 by replaying its log through the rules (every record must come out exactly as recorded),
-and rebuilds one for the audit. Clank! games and Tschak! games (no dragon bag, so no
-seed) are kept in the same log.
+and rebuilds one for the audit. What a game is, is its kind's business (``companion.kinds``):
+a kind with a dragon bag has its server seed drawn, sealed and committed here; every
+kind's games are kept in the same log.
 """
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from companion.draw import new_server_seed
-from companion.msg import N_
-from companion.rules import RuleError, make_setup
+from companion.kinds import GameTable, kind_for
+from companion.msg import N_, Refusal
 from companion.store.db import StoreError
 from companion.store.log import GameStore, chained, now_text, undone_actions
 from companion.store.seal import load_key, seal, unseal
-from companion.table import Table, draw_record, is_tschak
 from companion.verify_log import DRAWN, GIVEN, VERSION
 
-if TYPE_CHECKING:  # imported when a Tschak! game is played: Clank! never loads its rules
-    from companion.tschak_table import TschakTable
-
-AnyTable: TypeAlias = "Table | TschakTable"
+AnyTable: TypeAlias = GameTable
 
 
 class Session:
-    """Games of one store, played through the rules."""
+    """Games of one store, played through the rules of their kind."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
@@ -37,51 +33,30 @@ class Session:
     # ---------------------------------------------------------------- starting
     def start(self, options: dict[str, Any]) -> AnyTable:
         """A new game from a ``new`` line's options, recorded before it is shown.
-        RuleError or TschakError for options the rules refuse (nothing is written)."""
-        if is_tschak(options):
-            return self._start_tschak(options)
-        seed = options.get("server_seed")
-        # where the seed came from is part of the log: only a seed the companion drew
-        # itself makes the draws provably fair; one given by a script (tests, examples)
-        # makes them reproducible, and whoever chose it could have chosen the draws
-        origin = GIVEN if seed is not None else DRAWN
-        if seed is None:
-            seed = new_server_seed()
-        table = Table.from_options({**options, "server_seed": seed})  # checks the seed
-        key = self.store.key_for_new_game()
-        setup = table.setup
-        body = {
-            "format": VERSION,
-            "setup": setup.as_dict(),
-            "seats": list(setup.players),
-            "commitment": table.commitment,
-            "client_seed": setup.client_seed,
-            "seed_origin": origin,
-            "created_at": now_text(),
-        }
+        The kind's refusal (RuleError, TschakError...) for options it refuses: nothing
+        is written."""
+        kind = kind_for(options)
+        extra: dict[str, Any] = {}
+        seed = sealed = ""
+        if kind.has_bag:
+            given = options.get("server_seed")
+            # where the seed came from is part of the log: only a seed the companion drew
+            # itself makes the draws provably fair; one given by a script (tests,
+            # examples) makes them reproducible, and whoever chose it could have chosen
+            # the draws
+            extra["seed_origin"] = GIVEN if given is not None else DRAWN
+            seed = new_server_seed() if given is None else given
+            table = kind.new_table(options, seed)  # checks the seed
+        else:
+            table = kind.new_table(options)
+        record = kind.setup_record(table)
+        commitment = record["commitment"]
+        if kind.has_bag:
+            sealed = seal(self.store.key_for_new_game(), seed, commitment)
+        body = {"format": VERSION, **record, **extra, "created_at": now_text()}
         table.log = self.store.create_game(
-            setup.edition,
-            list(setup.players),
-            table.commitment,
-            seal(key, seed, table.commitment),
-            body,
+            table.edition, list(record["seats"]), commitment, sealed, body
         )
-        return table
-
-    def _start_tschak(self, options: dict[str, Any]) -> TschakTable:
-        from companion.tschak_table import TschakTable
-
-        table = TschakTable(options)
-        setup = table.setup
-        body = {
-            "format": VERSION,
-            "setup": setup,
-            "seats": setup["players"],
-            "commitment": "",  # no dragon bag: nothing to commit to
-            "client_seed": "",
-            "created_at": now_text(),
-        }
-        table.log = self.store.create_game(setup["edition"], setup["players"], "", "", body)
         return table
 
     # ---------------------------------------------------------------- resuming
@@ -123,22 +98,24 @@ class Session:
                 N_("game {game}: its log does not start with the game's set-up"), game=game
             )
         setup = first["body"].get("setup")
-        if is_tschak(setup):
-            return _rebuild_tschak(game, setup, first, rows)
-        try:
-            table = Table(make_setup(setup), seed)
-        except (RuleError, KeyError, TypeError) as e:
+        kind = kind_for(setup)
+        refused: tuple[type[Exception], ...] = (*kind.errors, KeyError, TypeError)
+        try:  # a set-up that is not an object is the kind's to refuse, in its words
+            table = kind.rebuild_table(cast(dict[str, Any], setup), seed if kind.has_bag else None)
+        except refused as e:
             raise StoreError(
-                N_("game {game}: cannot set it up again ({problem})"), game=game, problem=str(e)
+                N_("game {game}: cannot set it up again ({problem})"),
+                game=game,
+                problem=str(e),
             ) from None
-        if table.commitment != first["body"].get("commitment"):
+        if kind.commitment(table) != first["body"].get("commitment"):
             raise StoreError(
                 N_("game {game}: the seed does not match the recorded commitment"), game=game
             )
         last = first
         for rec in rows:
             last = rec
-            _check_kind(game, rec, table, table.game.state.game_over, "reveal")
+            _check_kind(game, rec, table, kind.is_over(table), kind.ending)
             if rec["kind"] == "abandon":
                 table.abandoned = True
             if rec["kind"] == "close":
@@ -146,53 +123,20 @@ class Session:
             if rec["kind"] != "action":
                 continue
             body = rec["body"]
-            mark = len(table.game.draws)
             keep = needed is None or rec["seq"] in needed
             try:
-                events = table.game.apply(body["action"], keep_before=keep)
-            except (RuleError, KeyError, TypeError) as e:
-                problem = e.message if isinstance(e, RuleError) else str(e)
-                raise _refused(game, rec, problem) from None
-            draws = [draw_record(d) for d in table.game.draws[mark:]]
+                events, draws = kind.replay(table, body["action"], keep)
+            except refused as e:
+                raise _refused(game, rec, _problem(e)) from None
             if events != body.get("events") or draws != body.get("draws"):
                 raise _not_as_recorded(game, rec)
         return table, last
 
 
-def _rebuild_tschak(
-    game: int, setup: dict[str, Any], first: dict[str, Any], rows: Any
-) -> tuple[TschakTable, dict[str, Any]]:
-    from companion.tschak import TschakError
-    from companion.tschak_table import TschakTable
-
-    try:
-        table = TschakTable(setup)
-    except TschakError as e:
-        raise StoreError(
-            N_("game {game}: cannot set it up again ({problem})"), game=game, problem=str(e)
-        ) from None
-    if first["body"].get("commitment") != "":
-        raise StoreError(
-            N_("game {game}: the seed does not match the recorded commitment"), game=game
-        )
-    last = first
-    for rec in rows:
-        last = rec
-        _check_kind(game, rec, table, table.game.game_over, "end")
-        if rec["kind"] == "abandon":
-            table.abandoned = True
-        if rec["kind"] == "close":
-            table.closed = True
-        if rec["kind"] != "action":
-            continue
-        body = rec["body"]
-        try:
-            events = table.apply(body["action"])  # no log attached while replaying
-        except (TschakError, KeyError, TypeError) as e:
-            raise _refused(game, rec, str(e)) from None
-        if _json(events) != body.get("events") or body.get("draws") != []:
-            raise _not_as_recorded(game, rec)
-    return table, last
+def _problem(error: Exception) -> object:
+    """What a refused action says, for a record's message: a refusal's own message (the
+    table's language when shown), else the error's English text."""
+    return error.message if isinstance(error, Refusal) else str(error)
 
 
 def _check_kind(game: int, rec: dict[str, Any], table: AnyTable, over: bool, ending: str) -> None:
@@ -248,8 +192,3 @@ def _not_as_recorded(game: int, rec: dict[str, Any]) -> StoreError:
         game=game,
         record=rec["seq"],
     )
-
-
-def _json(value: Any) -> Any:
-    """``value`` as the log reads it back (tuples become lists)."""
-    return json.loads(json.dumps(value))

@@ -1,0 +1,117 @@
+"""What the shared layers ask of a game kind and of its table."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from companion.msg import Refusal
+
+JSON = dict[str, Any]  # a record's body or a script's line, as JSON gives it
+
+
+class ActionLog(Protocol):
+    """Where a table commits what happens (the durable game log, ``store.log.GameLog``)."""
+
+    def record(
+        self,
+        action: JSON,
+        events: list[JSON],
+        draws: list[JSON],
+        ending: JSON | None,
+    ) -> None: ...
+
+    def abandon(self, server_seed: str | None, reason: str) -> None: ...
+
+    def close(self, reason: str) -> None: ...
+
+
+# ``ending`` of ActionLog.record: {"server_seed", "reason", "ranking"} when a game with a
+# dragon bag ends (its seed revealed), {"reason", "ranking"} when a game without one
+# ends, {"ranking"} when a score changes after the end.
+
+
+class GameTable(Protocol):
+    """One game at the table, of any kind: it applies actions (committing each to its
+    log, when it has one, before returning), and is abandoned or closed."""
+
+    log: ActionLog | None
+    abandoned: bool
+    closed: bool
+
+    @property
+    def edition(self) -> str: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def actions_seen(self) -> int: ...
+
+    def apply(self, raw: Any) -> list[JSON]: ...
+
+    def abandon(self, reason: str) -> None: ...
+
+    def close(self, reason: str = ...) -> None: ...
+
+    def snapshot(self) -> JSON: ...
+
+
+class GameKind(Protocol):
+    """One box: how its games are set up, recorded and replayed."""
+
+    @property
+    def name(self) -> str:
+        """The kind's own name."""
+        ...
+
+    @property
+    def has_bag(self) -> bool:
+        """A dragon bag: a server seed, committed and sealed, and draws."""
+        ...
+
+    @property
+    def ending(self) -> str:
+        """The record that ends a game: "reveal" (its seed with it) or "end"."""
+        ...
+
+    @property
+    def errors(self) -> tuple[type[Exception], ...]:
+        """The kind's refusals (nothing changed)."""
+        ...
+
+    def new_table(self, options: JSON, server_seed: str | None = None) -> GameTable:
+        """A table (not recorded) from a ``new`` line's options; a kind with a bag is
+        given the server seed (None: a fresh one). Raises one of ``errors``."""
+        ...
+
+    def commitment(self, table: GameTable) -> str:
+        """The table's commitment to its server seed ("" without a bag)."""
+        ...
+
+    def setup_record(self, table: GameTable) -> JSON:
+        """What the ``new`` record keeps of the set-up: ``setup`` (the options that make
+        the game again), ``seats``, ``commitment`` ("" without a bag), ``client_seed``."""
+        ...
+
+    def rebuild_table(self, setup: JSON, server_seed: str | None) -> GameTable:
+        """The table again from a logged ``setup`` (its seed, None: sealed or none).
+        Raises one of ``errors``, KeyError or TypeError for a set-up it cannot use."""
+        ...
+
+    def replay(self, table: GameTable, action: JSON, keep: bool) -> tuple[Any, list[JSON]]:
+        """Apply a logged action without logging it: its events and draws as the log
+        keeps them. ``keep`` False: the state before it need not be kept (a check of a
+        whole log, which no undo needs)."""
+        ...
+
+    def is_over(self, table: GameTable) -> bool:
+        """The game is over (not abandoned): only what scores it may follow."""
+        ...
+
+    def refusal(self, error: Exception, during: str | None = None) -> Refusal | None:
+        """One of the kind's errors as the table reads it; None for any other error."""
+        ...
+
+    def output(self, table: GameTable) -> JSON:
+        """The table as a script's ``--json`` output shows it (without its errors)."""
+        ...

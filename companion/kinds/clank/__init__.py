@@ -1,0 +1,71 @@
+"""The Clank! kind: the base game and Catacombs, with the Adventuring Party.
+
+Its rules are ``companion.rules``, its catalog ``companion.catalog``, its table (the fair
+draw wired in) ``companion.table``; this module is what the shared layers see of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from companion.kinds.base import JSON, GameTable
+from companion.msg import Refusal
+from companion.rules import RuleError, make_setup
+from companion.table import Table, draw_record
+
+
+def _table(table: GameTable) -> Table:
+    return cast(Table, table)
+
+
+class ClankKind:
+    name = "clank"
+    has_bag = True
+    ending = "reveal"
+    errors: tuple[type[Exception], ...] = (RuleError,)
+
+    def new_table(self, options: JSON, server_seed: str | None = None) -> GameTable:
+        if server_seed is not None:
+            options = {**options, "server_seed": server_seed}
+        return Table.from_options(options)  # checks the seed
+
+    def setup_record(self, table: GameTable) -> JSON:
+        t = _table(table)
+        setup = t.setup
+        return {
+            "setup": setup.as_dict(),
+            "seats": list(setup.players),
+            "commitment": t.commitment,
+            "client_seed": setup.client_seed,
+        }
+
+    def rebuild_table(self, setup: JSON, server_seed: str | None) -> GameTable:
+        return Table(make_setup(setup), server_seed)
+
+    def commitment(self, table: GameTable) -> str:
+        return _table(table).commitment
+
+    def replay(self, table: GameTable, action: JSON, keep: bool) -> tuple[Any, list[JSON]]:
+        game = _table(table).game
+        mark = len(game.draws)
+        events = game.apply(action, keep_before=keep)
+        return events, [draw_record(d) for d in game.draws[mark:]]
+
+    def is_over(self, table: GameTable) -> bool:
+        return _table(table).game.state.game_over
+
+    def refusal(self, error: Exception, during: str | None = None) -> Refusal | None:
+        return error if isinstance(error, RuleError) else None
+
+    def output(self, table: GameTable) -> JSON:
+        from companion.rules.odds import next_attack_odds, odds_json
+
+        t = _table(table)
+        out = t.snapshot()
+        odds = next_attack_odds(t.game)
+        if odds is not None:  # what the next dragon draw would do (ends_game too)
+            out["odds"] = odds_json(odds)
+        return out
+
+
+KIND = ClankKind()

@@ -1,0 +1,1 @@
+"""The Tschak! kind: its rules, table, words, controller and screens."""

@@ -1,0 +1,69 @@
+"""The Tschak! kind as the shared layers see it: no dragon bag, so no seed and no draw;
+a game ends with an ``end`` record. Its rules are loaded when a Tschak! game is first
+played (a Clank! table never loads them)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.kinds.base import JSON, GameTable
+from companion.msg import Refusal
+
+
+def _errors() -> tuple[type[Exception], ...]:
+    from companion.tschak import TschakError
+
+    return (TschakError,)
+
+
+class TschakKind:
+    name = "tschak"
+    has_bag = False
+    ending = "end"
+
+    @property
+    def errors(self) -> tuple[type[Exception], ...]:
+        return _errors()
+
+    def new_table(self, options: JSON, server_seed: str | None = None) -> GameTable:
+        from companion.tschak_table import TschakTable
+
+        return TschakTable(options)
+
+    def setup_record(self, table: GameTable) -> JSON:
+        setup: JSON = table.setup  # type: ignore[attr-defined]
+        return {
+            "setup": setup,
+            "seats": setup["players"],
+            "commitment": "",  # no dragon bag: nothing to commit to
+            "client_seed": "",
+        }
+
+    def rebuild_table(self, setup: JSON, server_seed: str | None) -> GameTable:
+        from companion.tschak_table import TschakTable
+
+        return TschakTable(setup)
+
+    def commitment(self, table: GameTable) -> str:
+        return ""
+
+    def replay(self, table: GameTable, action: JSON, keep: bool) -> tuple[Any, list[JSON]]:
+        events = table.apply(action)  # no log attached while replaying
+        return json.loads(json.dumps(events)), []  # as the log reads it back
+
+    def is_over(self, table: GameTable) -> bool:
+        over: bool = table.game.game_over  # type: ignore[attr-defined]
+        return over
+
+    def refusal(self, error: Exception, during: str | None = None) -> Refusal | None:
+        from companion.tschak import TschakError
+        from companion.tschak_table import tschak_refusal
+
+        return tschak_refusal(error, during) if isinstance(error, TschakError) else None
+
+    def output(self, table: GameTable) -> JSON:
+        return table.snapshot()
+
+
+KIND = TschakKind()

@@ -1,0 +1,217 @@
+"""Game kinds by name: the registry, a kind of the tests' own played through the shared
+layers (the session, the log, resume and both verifiers), and the shared modules that
+name no game."""
+
+from __future__ import annotations
+
+import ast
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion import kinds
+from companion.audit.check import export_game, verify_store
+from companion.kinds import kind_for, kind_of
+from companion.script import replay
+from companion.session import Session
+from companion.store import GameStore
+from companion.verify_log import EXIT_OK, check_records, read_export, verdict
+from tests import kind_pebbles
+from tests.helpers import companion_draws_seed
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def pebbles() -> Iterator[None]:
+    kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND)
+    yield
+    kinds.register(kind_pebbles.EDITION, None)
+
+
+# ------------------------------------------------------------------ the registry
+def test_every_edition_has_its_kind():
+    assert kind_of("clank") is kind_of("catacombs")
+    assert kind_of("clank").has_bag and kind_of("clank").ending == "reveal"
+    assert not kind_of("tschak").has_bag and kind_of("tschak").ending == "end"
+    assert kind_for({"players": ["red", "blue"]}) is kind_of("clank")  # the default
+    assert kind_for(None) is kind_of(kinds.DEFAULT)
+
+
+def test_an_edition_nobody_plays_is_refused_in_the_default_kinds_words():
+    with pytest.raises(ValueError, match="edition"):
+        kind_for({"edition": "monopoly"}).new_table(
+            {"edition": "monopoly", "players": ["red", "blue"]}
+        )
+
+
+def test_a_registered_kind_can_be_taken_away(pebbles):
+    assert kind_of("pebbles") is kind_pebbles.KIND
+    kinds.register("pebbles", None)
+    assert kind_of("pebbles") is kind_of(kinds.DEFAULT)
+
+
+# ------------------------------------------------- a kind of the tests' own, in use
+def play_pebbles(db: Path, *, cut_after: int | None = None) -> int:
+    """A game of pebbles recorded in ``db``, with a power cut (a resume) after
+    ``cut_after`` actions; returns the game's id."""
+    store = GameStore(db)
+    with companion_draws_seed("7a" * 32):
+        table = Session(store).start({"edition": "pebbles", "players": ["ann", "bob"]})
+    game = table.log.game  # type: ignore[union-attr]
+    done = 0
+    while not table.finished:
+        table.apply({"do": "draw"})
+        done += 1
+        if done == 3:
+            table.apply({"do": "undo"})
+        if cut_after is not None and done == cut_after:
+            store.close()
+            store = GameStore(db)
+            again = Session(store).resume(game)
+            assert again.snapshot() == table.snapshot()
+            table = again
+    table.close()
+    store.close()
+    return game
+
+
+@pytest.mark.parametrize("cut_after", [None, 1, 2, 3, 5])
+def test_a_kind_of_its_own_plays_through_the_log_resume_and_the_audit(pebbles, tmp_path,
+                                                                       cut_after):  # fmt: skip
+    db = tmp_path / "games.db"
+    game = play_pebbles(db, cut_after=cut_after)
+    with GameStore(db, create=False) as store:
+        row = store.game_row(game)
+        assert row["edition"] == "pebbles" and row["status"] == "over" and row["closed"]
+        (check,) = verify_store(store, game)
+        assert check.ok and check.status == EXIT_OK and check.final, str(check.message)
+        assert "replayed through the rules" in str(check.message)
+        out = io.StringIO()
+        export_game(store, game, out)
+    header, records = read_export(out.getvalue().splitlines())
+    summary = check_records(header, records)
+    assert verdict(summary) == EXIT_OK and summary["draws_checked"] >= 2
+    assert records[0]["body"]["seed_origin"] == "companion"
+
+
+def test_a_changed_pebble_draw_fails_both_verifiers(pebbles, tmp_path):
+    import json
+    import sqlite3
+
+    from companion.verify_log import GENESIS, Finding, canonical, link_hash, record_bytes
+
+    db = tmp_path / "games.db"
+    game = play_pebbles(db)
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("DROP TRIGGER IF EXISTS log_no_update")
+    seq, body = conn.execute(
+        "SELECT seq, body FROM log WHERE kind = 'action' ORDER BY seq LIMIT 1"
+    ).fetchone()
+    record = json.loads(body)
+    draw = record["draws"][0]
+    draw["drawn"] = ["ann"] if draw["drawn"] != ["ann"] else ["black"]
+    conn.execute("UPDATE log SET body = ? WHERE seq = ?", [canonical(record), seq])
+    prev = GENESIS
+    rows = conn.execute("SELECT seq, kind, body FROM log ORDER BY seq").fetchall()
+    for s, kind, text in rows:
+        digest = link_hash(prev, record_bytes(game, s, kind, canonical(json.loads(text))))
+        conn.execute("UPDATE log SET prev = ?, hash = ? WHERE seq = ?", [prev, digest, s])
+        prev = digest
+    conn.close()
+    with GameStore(db, create=False) as store:
+        (check,) = verify_store(store, game)
+        assert not check.ok
+        out = io.StringIO()
+        export_game(store, game, out)
+    header, records = read_export(out.getvalue().splitlines())
+    with pytest.raises(Finding, match="is not what the seed gives"):
+        check_records(header, records)
+
+
+def test_a_kind_of_its_own_replays_a_script(pebbles, tmp_path):
+    lines = [(1, '{"new": {"edition": "pebbles", "players": ["ann", "bob", "cy"]}}')]
+    lines += [(n, '{"do": "draw"}') for n in range(2, 8)]
+    lines += [(8, '{"do": "shuffle"}')]
+    result = replay(iter(lines), keep_going=True)
+    out = result.output()
+    assert out["edition"] == "pebbles"
+    assert {"line": 8, "reason": "action: unknown action"} in out["errors"]
+    assert result.actions == 6 and len(out["errors"]) == 1
+
+
+# --------------------------------------------------- shared modules name no game
+EDITIONS = {"clank", "catacombs", "tschak"}
+# what knows a game: a kind's own packages and modules
+KIND_MODULES = (
+    "companion.kinds.clank",
+    "companion.kinds.tschak",
+    "companion.rules",
+    "companion.catalog",
+    "companion.table",
+    "companion.tschak",
+    "companion.tschak_table",
+    "companion.tschak_words",
+    "companion.tschak_control",
+    "companion.controller",
+    "companion.checklist",
+)
+# the shared layers: the session, the log, the seal and the verifiers, the table script
+SHARED = [
+    "companion/session.py",
+    "companion/script.py",
+    "companion/kinds/base.py",
+    "companion/verify_log.py",
+    "companion/audit/check.py",
+    "companion/store/log.py",
+    "companion/store/db.py",
+    "companion/store/seal.py",
+    "companion/store/lock.py",
+    "companion/store/backup.py",
+    "companion/draw/fair.py",
+]
+# shared modules that still name a game: each one taken off this list is a seam made
+NOT_YET = [
+    "companion/cli.py",
+    "companion/history.py",
+    "companion/store/tags.py",
+    "companion/ui/app.py",
+]
+
+
+def names_of_games(path: Path) -> list[str]:
+    """Where a module names a game: an edition as a string, a kind's module imported."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and node.value in EDITIONS:
+            found.append(f"line {node.lineno}: the edition {node.value!r}")
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.startswith(KIND_MODULES):
+                found.append(f"line {node.lineno}: imports {node.module}")
+        elif isinstance(node, ast.Import):
+            found += [
+                f"line {node.lineno}: imports {a.name}"
+                for a in node.names
+                if a.name.startswith(KIND_MODULES)
+            ]
+    return found
+
+
+@pytest.mark.parametrize("module", SHARED)
+def test_a_shared_module_names_no_game(module):
+    assert names_of_games(ROOT / module) == [], module
+
+
+def test_the_registry_alone_names_the_kinds():
+    """The registry's table is where editions are named (like the readers' table)."""
+    text = (ROOT / "companion/kinds/__init__.py").read_text(encoding="utf-8")
+    assert all(f'"{e}"' in text for e in EDITIONS)
+
+
+@pytest.mark.parametrize("module", NOT_YET)
+def test_the_shared_modules_still_naming_a_game_are_listed(module):
+    """A ratchet: a module on NOT_YET that no longer names a game moves to SHARED."""
+    assert names_of_games(ROOT / module), f"{module} names no game now: move it to SHARED"
