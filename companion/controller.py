@@ -39,7 +39,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, Protocol
 from companion.catalog import UNTAGGED
 from companion.checklist import setup_checklist
 from companion.i18n import _, localized, ngettext, player_name
-from companion.rules import RuleError
+from companion.rules import RuleError, Setup, make_setup
 from companion.rules.odds import AttackOdds, next_attack_odds
 from companion.session import Session
 from companion.store import GameStore, StoreError
@@ -124,6 +124,35 @@ def _work_in_progress(saved: dict[str, Any], seats: Sequence[str]) -> dict[str, 
     if saved.get("scoring") in seats:
         out["scoring"] = saved["scoring"]
     return out
+
+
+# The set-up values the log writes out for every game (``Setup.as_dict``), the edition's
+# own included: read back on resume they look like the table's corrections.
+ALWAYS_RECORDED = ("rage_track", "rage_start", "health")
+
+
+def as_listed(setup: Setup) -> Setup:
+    """``setup`` with the settings no rulebook prints that it plays with, as its new game
+    listed them. A resumed game is set up again from its logged set-up, which holds the
+    rage track, the rage start and health even where the table kept the edition's own;
+    ``make_setup`` takes those for corrections and drops them from ``unconfirmed`` (the
+    rage track and start of Catacombs, health, a 5-6 player game's rage start and
+    track). A value that is the edition's own is one no rulebook prints all the same:
+    it is listed, in a new game and in a resumed one alike."""
+    options = setup.as_dict()
+    for key in ALWAYS_RECORDED:
+        trial = {k: v for k, v in options.items() if k != key}
+        try:
+            kept = getattr(make_setup(trial), key) == getattr(setup, key)
+        except RuleError:
+            kept = False
+        if kept:  # the edition's own value: no correction
+            options = trial
+    try:
+        unconfirmed = make_setup(options).unconfirmed
+    except RuleError:
+        return setup
+    return dataclasses.replace(setup, unconfirmed=unconfirmed)
 
 
 class Controller:
@@ -524,7 +553,7 @@ class Controller:
         that no rulebook prints are named for the table to check on its own board."""
         if self.table is None:
             return []
-        setup = self.table.setup
+        setup = as_listed(self.table.setup)
         lines = setup_checklist(setup)
         if setup.unconfirmed:
             lines = lines[: -len(setup.unconfirmed)] + [
@@ -539,7 +568,7 @@ class Controller:
         """The game's rage start, health and the unconfirmed settings in words."""
         if self.table is None:
             return None
-        setup = self.table.setup
+        setup = as_listed(self.table.setup)
         labels = [setting_label(setup.edition, u) for u in setup.unconfirmed]
         return setup.rage_start, setup.health, labels
 
@@ -609,7 +638,7 @@ class Controller:
             for t in kinds:
                 # a guessed count (settings.unconfirmed "prisoners") limits nothing: the
                 # kind is offered while the box has prisoners left, as a scan frees it
-                if freed[t.name] < t.count or (not t.verified and freed.total() < box):
+                if freed[t.name] < t.count if t.verified else freed.total() < box:
                     add("prisoner", {"name": t.name}, t.name)
         return out
 

@@ -8,19 +8,27 @@ salt and derived key in hex), stored as ``admin_pin_hash`` in the configuration'
 
 Wrong tries: three wrong PINs in a row lock the pad for :data:`FIRST_LOCKOUT` seconds,
 and each further wrong PIN locks it twice as long (at most :data:`LONGEST_LOCKOUT`);
-while locked, the pad takes no PIN at all. The right PIN clears the count. The clock
-is injectable, so tests need no sleeping.
+while locked, the pad takes no PIN at all. The right PIN clears the count. The count is
+kept in a file beside the game database, so that a restart gives no fresh tries. The
+clock is injectable, so tests need no sleeping.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
+import json
+import logging
 import math
+import os
 import re
 import secrets
+import stat
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import TypeGuard
 
 DEFAULT_PIN = "2468"  # with no PIN in the configuration at all (see the README)
 MAX_DIGITS = 8
@@ -32,6 +40,9 @@ KEY_BYTES = 32
 FREE_TRIES = 3
 FIRST_LOCKOUT = 5.0  # seconds, after the 3rd wrong PIN in a row
 LONGEST_LOCKOUT = 300.0
+LOCKOUT_SUFFIX = ".pin-lockout"  # beside the game database: the count across restarts
+MOST_LOCKOUT_BYTES = 256
+log = logging.getLogger(__name__)
 
 _HASH = re.compile(
     r"scrypt\$(?P<n>[0-9]{1,10})\$(?P<r>[0-9]{1,4})\$(?P<p>[0-9]{1,4})"
@@ -100,16 +111,38 @@ def matches(pin: str, *, pin_hash: str = "", plain: str = "") -> bool:
 
 class Lockout:
     """Wrong PINs in a row: after :data:`FREE_TRIES` of them, each one more locks the
-    pad for a growing time. ``clock`` returns seconds (``time.monotonic``)."""
+    pad for a growing time. ``clock`` returns seconds since the epoch (``time.time``).
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    With a ``path`` (:meth:`beside` a database: ``<database>.pin-lockout``) the count
+    and the lock-out are kept in that file, written atomically and readable by its
+    owner only, so that a restart (a power cut, a pulled plug) gives no fresh tries. A
+    file that cannot be read as one (damaged, edited, not a regular file) counts as a
+    lock-out of :data:`LONGEST_LOCKOUT`, not as no wrong PIN at all. A lock-out never
+    lasts longer than its length from now, even if the clock went back (the Pi has no
+    clock of its own until the network sets it). A file that cannot be written keeps
+    the count in memory (the log says so)."""
+
+    def __init__(self, clock: Callable[[], float] = time.time, *, path: Path | None = None) -> None:
         self.clock = clock
+        self.path = path
         self.failures = 0
         self.until = -math.inf
+        self.length = 0.0  # the seconds of the lock-out in force (until - its start)
+        if path is not None:
+            self._load(path)
+
+    @classmethod
+    def beside(cls, database: Path | str, *, clock: Callable[[], float] = time.time) -> Lockout:
+        """The lock-out kept beside the game ``database``."""
+        db = Path(database)
+        return cls(clock, path=db.with_name(db.name + LOCKOUT_SUFFIX))
 
     def wait(self) -> int:
         """Whole seconds left before the pad takes a PIN again (0: it takes one now)."""
-        left = self.until - self.clock()
+        now = self.clock()
+        if self.until - now > self.length:  # the clock went back
+            self.until = now + self.length
+        left = self.until - now
         return math.ceil(left) if left > 0 else 0
 
     def delay(self) -> float:
@@ -125,8 +158,91 @@ class Lockout:
         if check(pin):
             self.failures = 0
             self.until = -math.inf
+            self.length = 0.0
+            self._save()
             return True
         self.failures += 1
         if self.failures >= FREE_TRIES:
-            self.until = self.clock() + self.delay()
+            self.length = self.delay()
+            self.until = self.clock() + self.length
+        self._save()
         return False
+
+    # ------------------------------------------------------------ the file
+    def _load(self, path: Path) -> None:
+        try:
+            raw = _read_small(path)
+        except FileNotFoundError:
+            return  # no wrong PIN yet
+        except (OSError, ValueError):
+            self._damaged()
+            return
+        try:
+            state = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            state = None
+        if not isinstance(state, dict) or not self._restore(state):
+            self._damaged()
+
+    def _restore(self, state: dict[str, object]) -> bool:
+        failures, until, length = state.get("failures"), state.get("until"), state.get("length")
+        if not _number(failures) or not isinstance(failures, int) or failures < 0:
+            return False
+        if not _number(length) or not 0 <= length <= LONGEST_LOCKOUT:  # NaN fails it too
+            return False
+        if until is not None and (not _number(until) or not math.isfinite(until)):
+            return False
+        self.failures = min(failures, FREE_TRIES + 64)
+        self.until = -math.inf if until is None else float(until)
+        self.length = float(length)
+        return True
+
+    def _damaged(self) -> None:
+        """A file that says nothing sure: locked as long as a lock-out may be."""
+        self.failures = FREE_TRIES
+        self.length = LONGEST_LOCKOUT
+        self.until = self.clock() + LONGEST_LOCKOUT
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        until = None if self.until == -math.inf else self.until
+        text = json.dumps({"failures": self.failures, "until": until, "length": self.length})
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()  # left by a program of the same number that was killed
+            fd = os.open(tmp, flags, 0o600)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(text + "\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, self.path)
+            finally:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+        except OSError as e:
+            log.warning("the PIN lock-out cannot be kept in %s: %s", self.path, e.strerror or e)
+
+
+def _number(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _read_small(path: Path) -> bytes:
+    """A small regular file's bytes; ValueError for anything else (a pipe is never
+    waited for, a device never read on and on)."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ValueError("not a regular file")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file")
+        data = os.read(fd, MOST_LOCKOUT_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MOST_LOCKOUT_BYTES:
+        raise ValueError("too long")
+    return data

@@ -43,6 +43,7 @@ UNITS_CHANGED=0
 SETTINGS_CHANGED=0
 ACCOUNT_CHANGED=0
 REBOOT=0
+NEW_PIN=""
 
 say() { printf '%s\n' "$*"; }
 die() {
@@ -62,6 +63,18 @@ report_on_error() {
             say "Running the same command again carries on from there."
         } >&2
     fi
+    if [ "$rc" -ne 0 ]; then
+        show_pin >&2 # the settings were written: a new run would not show it again
+    fi
+}
+
+# The new admin PIN, once: the settings keep only its hash.
+show_pin() {
+    [ -n "$NEW_PIN" ] || return 0
+    say ""
+    say "Admin PIN for the Settings screen: $NEW_PIN"
+    say "Write it down now: it is shown only this once (the settings keep only its hash)."
+    NEW_PIN=""
 }
 trap report_on_error EXIT
 
@@ -259,10 +272,14 @@ valid_reader() {
     [[ "$1" =~ ^[a-z0-9]+([:,][A-Za-z0-9_./=,:-]*)?$ ]]
 }
 
+# A new admin PIN: 6 digits, each of the million equally likely (Python's secrets: the
+# system's random source, drawn without the bias of a remainder).
 new_pin() {
-    local n
-    n=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
-    printf '%04d' $((n % 10000))
+    local pin
+    pin=$("$root$VENV/bin/python" -c 'import secrets
+print(f"{secrets.randbelow(10**6):06d}")') || die "could not draw an admin PIN"
+    [[ "$pin" =~ ^[0-9]{6}$ ]] || die "could not draw an admin PIN"
+    printf '%s' "$pin"
 }
 
 # The admin PIN as the settings keep it: a salted scrypt hash made by the installed
@@ -279,11 +296,12 @@ write_settings() {
     if [ ! -f "$file" ]; then
         pin=$(new_pin)
         hashed=$(pin_hash "$pin") || die "could not hash the admin PIN with the companion"
-        # the settings keep only the hash: the PIN is printed once, below
+        # the settings keep only the hash: the PIN is shown once, at the end
         sed -e "s|@READER@|${READER:-mfrc522}|" -e "s|@ADMIN_PIN_HASH@|$hashed|" \
             "$HERE/config.toml" >"$file.new"
         mv "$file.new" "$file"
-        changed "wrote the settings $ETC/config.toml (reader ${READER:-mfrc522}, admin PIN $pin: write it down)"
+        changed "wrote the settings $ETC/config.toml (reader ${READER:-mfrc522}, a new admin PIN)"
+        NEW_PIN=$pin # shown once, at the very end (or with the error that stops the run)
         SETTINGS_CHANGED=1
     elif [ -n "${READER:-}" ]; then
         current=$(sed -n 's/^spec *= *"\(.*\)"/\1/p' "$file" | head -n 1)
@@ -395,4 +413,5 @@ report() {
         say "Restart the Pi (sudo reboot) so that the changes to SPI, the serial port or the"
         say "desktop take effect."
     fi
+    show_pin
 }

@@ -116,3 +116,79 @@ def test_three_wrong_pins_lock_the_pad_for_longer_and_longer():
     assert guard.attempt(right, check) is True  # the right PIN clears the count
     assert guard.failures == 0 and guard.wait() == 0
     assert guard.attempt("7", check) is False and guard.wait() == 0
+
+
+# ------------------------------------------------------- the lock-out across restarts
+def _three_wrong(guard: pin.Lockout) -> None:
+    for wrong in ("1", "2", "3"):
+        assert guard.attempt(wrong, lambda entered: False) is False
+
+
+def test_the_lock_out_survives_a_restart(tmp_path):
+    """Three free tries a boot would be three free tries per power cut: the count and
+    the lock-out are kept in a file beside the database."""
+    clock = FakeClock()
+    db = tmp_path / "games.db"
+    guard = pin.Lockout.beside(db, clock=clock)
+    assert guard.attempt("1", lambda entered: False) is False
+    assert pin.Lockout.beside(db, clock=clock).failures == 1  # restarted after one wrong
+    for wrong in ("2", "3"):  # a restart between each: no fresh tries
+        assert pin.Lockout.beside(db, clock=clock).attempt(wrong, lambda e: False) is False
+    locked = pin.Lockout.beside(db, clock=clock)
+    assert locked.failures == 3 and locked.wait() == pin.FIRST_LOCKOUT
+    clock.now += pin.FIRST_LOCKOUT
+    assert locked.attempt("4", lambda entered: False) is False
+    again = pin.Lockout.beside(db, clock=clock)  # the app started again, at once
+    assert again.failures == 4 and again.wait() == 10
+    assert again.attempt("2468", lambda entered: True) is None  # still locked
+    clock.now += 10
+    assert again.attempt("2468", lambda entered: True) is True  # the right PIN clears it
+    fresh = pin.Lockout.beside(db, clock=clock)
+    assert fresh.failures == 0 and fresh.wait() == 0
+    kept = tmp_path / "games.db.pin-lockout"
+    assert kept.exists() and kept.stat().st_mode & 0o777 == 0o600
+    assert not list(tmp_path.glob("*.tmp"))  # written through a temporary file, renamed
+
+
+def test_a_clock_set_back_never_locks_longer_than_the_lock_out(tmp_path):
+    """The Pi has no clock of its own: after a restart its time may be hours behind."""
+    clock = FakeClock()
+    db = tmp_path / "games.db"
+    _three_wrong(pin.Lockout.beside(db, clock=clock))
+    clock.now -= 36000
+    assert pin.Lockout.beside(db, clock=clock).wait() == pin.FIRST_LOCKOUT
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"{", b"[]", b'{"failures": "x", "until": 0}', b'{"failures": -1, "until": 0}',
+     b'{"failures": 2}', b"\xff\xfe", b'{"failures": 1e999, "until": 0}',
+     b'{"failures": 2, "until": NaN}'],
+)  # fmt: skip
+def test_a_damaged_lock_out_file_counts_as_locked_not_as_free(tmp_path, content):
+    clock = FakeClock()
+    db = tmp_path / "games.db"
+    (tmp_path / "games.db.pin-lockout").write_bytes(content)
+    guard = pin.Lockout.beside(db, clock=clock)
+    assert guard.wait() == pin.LONGEST_LOCKOUT
+    assert guard.attempt("2468", lambda entered: True) is None
+    clock.now += pin.LONGEST_LOCKOUT
+    assert guard.attempt("2468", lambda entered: True) is True
+    assert pin.Lockout.beside(db, clock=clock).wait() == 0  # and the file is whole again
+
+
+def test_a_lock_out_file_that_cannot_be_written_keeps_the_count_in_memory(tmp_path):
+    clock = FakeClock()
+    folder = tmp_path / "gone"
+    guard = pin.Lockout.beside(folder / "games.db", clock=clock)  # no such folder
+    _three_wrong(guard)
+    assert guard.wait() == pin.FIRST_LOCKOUT
+
+
+def test_a_lock_out_file_that_is_no_regular_file_counts_as_locked(tmp_path):
+    import os
+
+    clock = FakeClock()
+    os.mkfifo(tmp_path / "games.db.pin-lockout")
+    guard = pin.Lockout.beside(tmp_path / "games.db", clock=clock)
+    assert guard.wait() == pin.LONGEST_LOCKOUT

@@ -12,23 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sqlite3
 import time
-import urllib.parse
 from pathlib import Path
 
 from companion.i18n import N_
-from companion.store.db import APPLICATION_ID, StoreError
-from companion.store.seal import fsync_folder, key_path
+from companion.store.db import StoreError, database_uri, open_database
+from companion.store.seal import SealError, fsync_folder, key_path, read_key_file
 
 PREFIX = "games-"
-
-
-def _read_only_uri(path: Path) -> str:
-    """The database opened read-only, its name escaped: '%', '?' and '#' are letters of
-    a file name, not of the URI."""
-    return f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
 
 
 def _problem(e: BaseException) -> str:
@@ -36,35 +28,11 @@ def _problem(e: BaseException) -> str:
 
 
 def _check_source(database: Path) -> None:
-    """Only a companion database is backed up (the right program, a game log inside)."""
+    """Only a companion database is backed up: the right program, its tables whole
+    (see ``open_database``, which opens it read-only here)."""
     if not database.exists():
         raise StoreError(N_("no game database at {database}"), database=str(database))
-    if database.is_dir():
-        raise StoreError(N_("{path} is a folder, not a database file"), path=str(database))
-    try:
-        conn = sqlite3.connect(_read_only_uri(database), uri=True)
-    except (sqlite3.Error, UnicodeError) as e:
-        raise StoreError(
-            N_("cannot open {path}: {problem}"), path=str(database), problem=_problem(e)
-        ) from None
-    try:
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        has_log = conn.execute(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'log'"
-        ).fetchone()[0]
-    except sqlite3.DatabaseError as e:
-        raise StoreError(
-            N_("{path} is not a companion database ({problem}): nothing was backed up"),
-            path=str(database),
-            problem=_problem(e),
-        ) from None
-    finally:
-        conn.close()
-    if app_id != APPLICATION_ID or not has_log:
-        raise StoreError(
-            N_("{path} is not a companion game database: nothing was backed up"),
-            path=str(database),
-        )
+    open_database(database, create=False).conn.close()
 
 
 def _prepare_folder(folder: Path) -> None:
@@ -85,11 +53,24 @@ def _prepare_folder(folder: Path) -> None:
             key.unlink(missing_ok=True)
 
 
-def _copy_key(source: Path, target: Path) -> None:
+def _key_of(database: Path) -> bytes | None:
+    """The bytes of the database's key, whole or damaged, to be copied as they are (None:
+    it has none). A key that is no regular file (a pipe, a link to a device) is refused
+    unread, never waited for nor copied on and on: nothing is backed up then."""
+    key = key_path(database)
+    if not key.exists():
+        return None
+    try:
+        return read_key_file(key)
+    except SealError as e:
+        raise StoreError(N_("{problem}: nothing was backed up"), problem=e.localized()) from None
+
+
+def _write_key(target: Path, data: bytes) -> None:
     partial = target.with_name(target.name + ".partial")
     fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as out, source.open("rb") as src:
-        shutil.copyfileobj(src, out)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
         out.flush()
         os.fsync(out.fileno())
     partial.chmod(0o600)
@@ -101,16 +82,16 @@ def backup(database: Path, folder: Path, *, keep: int = 7, now: float | None = N
     if keep < 1:
         raise StoreError(N_("keep at least one backup"))
     _check_source(database)
+    key_data = _key_of(database)
     _prepare_folder(folder)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     target = folder / f"{PREFIX}{stamp}.db"
     partial = target.with_suffix(".db.partial")
-    key = key_path(database)
     key_copy = key_path(target)
     try:
-        if key.exists():
-            _copy_key(key, key_copy)
-        source = sqlite3.connect(_read_only_uri(database), uri=True)
+        if key_data is not None:
+            _write_key(key_copy, key_data)
+        source = sqlite3.connect(database_uri(database.resolve(), "ro"), uri=True)
         try:
             dest = sqlite3.connect(partial)
             try:

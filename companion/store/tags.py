@@ -33,6 +33,21 @@ MAX_LINE_MIB = 1
 MAX_LINE = MAX_LINE_MIB * 1024 * 1024
 
 
+# What a spreadsheet takes for the start of a formula in a cell (OWASP's list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(cell: object) -> object:
+    """A CSV cell that a spreadsheet shows as the text it is: text that would start a
+    formula (``=``, ``+``, ``-``, ``@``, a tab, a carriage return) is written after a
+    single quote, as OWASP recommends for CSV files; numbers and other text as they are.
+    Every CSV the companion writes for people (the tag set, a game's results) goes
+    through it."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 class TagError(Refusal):
     """A binding the registry refuses; nothing was changed. ``localized()`` is the
     reason in the table's language."""
@@ -101,8 +116,8 @@ class _TschakCard(str):
 
 def tschak_card_words(card_id: str) -> str:
     """What a Tschak! card (by its catalog id) shows, in the table's words."""
+    from companion.kinds.tschak.words import card_words
     from companion.tschak.cards import shipped_catalog
-    from companion.tschak_words import card_words
 
     row = shipped_catalog().by_id.get(card_id.lower())
     return card_words(row.card.notation) if row is not None else card_id
@@ -292,7 +307,8 @@ class TagRegistry:
         if edition:
             sql += " WHERE edition = ? OR kind = 'badge'"
             args.append(edition)
-        rows = self.db.execute(sql + " ORDER BY kind, edition, name, uid", args).fetchall()
+        order = " ORDER BY kind, edition, name, uid"
+        rows = self.db.reader().execute(sql + order, args).fetchall()
         out = []
         for uid, kind, ed, name in rows:
             component = _row_component(kind, ed, name) if isinstance(uid, str) else None
@@ -309,7 +325,8 @@ class TagRegistry:
         writer.writerow(CSV_COLUMNS)
         bindings = self.bindings(skipped=skipped)
         for b in bindings:
-            writer.writerow([b.uid, b.component.kind, b.component.edition or "", b.component.name])
+            row = [b.uid, b.component.kind, b.component.edition or "", b.component.name]
+            writer.writerow([safe_cell(cell) for cell in row])
         return len(bindings)
 
     def import_csv(self, text: str | bytes, *, rebind: bool = False) -> int:
