@@ -1,12 +1,21 @@
-"""The one build step pyproject.toml cannot say: the translations' .mo files, compiled
-from the .po sources with Babel (a build requirement) whenever the package is built.
+"""The build steps pyproject.toml cannot say:
+
+- the translations' .mo files, compiled from the .po sources with Babel (a build
+  requirement) whenever the package is built;
+- the screen layouts (kv/**/*.kv) and the example games (examples/**/*.jsonl), kept at the
+  top level of the checkout, copied into the package (companion/kv, companion/examples),
+  where companion/resources.py finds them with importlib.resources.
 
 A wheel (or an sdist's build) gets them in its build folder, so pip installs them with
-the package; an editable install (``pip install -e``) gets them beside their .po in the
-checkout, where the editable package is read from. The metadata is in pyproject.toml."""
+the package wherever it installs it (a virtual environment, --user, --target). An editable
+install (``pip install -e``) gets the .mo files beside their .po in the checkout, where the
+editable package is read from, and no copies: the package reads the checkout's kv/ and
+examples/. The metadata is in pyproject.toml; MANIFEST.in puts kv/ and examples/ in the
+sdist."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -14,6 +23,8 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
+# the checkout's top-level folders the build copies into the package
+TOP_LEVEL = (("kv", "**/*.kv"), ("examples", "**/*.jsonl"))  # subfolders too (kv/tschak/)
 
 
 class build_py_with_catalogs(build_py):  # named as setuptools names its commands
@@ -27,6 +38,12 @@ class build_py_with_catalogs(build_py):  # named as setuptools names its command
         for po, mo in self._catalogs():
             self.announce(f"compiling {po} -> {mo}", level=2)
             compile_catalog(po, mo)
+        if not self.editable_mode:  # no layout or example left from an earlier build
+            for folder, _pattern in TOP_LEVEL:
+                shutil.rmtree(Path(self.build_lib, "companion", folder), ignore_errors=True)
+        for source, built in self._top_level_files():
+            self.mkpath(str(built.parent))
+            self.copy_file(str(source), str(built))
 
     def _catalogs(self) -> list[tuple[Path, Path]]:
         """(.po, .mo) of every catalog: the .mo in the build folder, or beside its .po
@@ -40,10 +57,23 @@ class build_py_with_catalogs(build_py):  # named as setuptools names its command
             pairs.append((po, built.with_suffix(".mo")))
         return pairs
 
+    def _top_level_files(self) -> list[tuple[Path, Path]]:
+        """(file, its copy in the build folder's package) of every layout and example
+        game; none for an editable install, which reads the checkout's folders."""
+        if self.editable_mode:
+            return []
+        package = Path(self.build_lib, "companion")
+        return [
+            (source, package / folder / source.relative_to(HERE / folder))
+            for folder, pattern in TOP_LEVEL
+            for source in sorted((HERE / folder).glob(pattern))
+        ]
+
     def get_outputs(self, include_bytecode: bool = True) -> list[str]:
         outputs = list(super().get_outputs(include_bytecode))
         if not self.editable_mode:
             outputs += [str(mo) for _po, mo in self._catalogs()]
+            outputs += [str(built) for _source, built in self._top_level_files()]
         return outputs
 
 

@@ -72,10 +72,11 @@ from companion.msg import (  # noqa: F401
     Refusal,
     localized,
 )
+from companion.resources import package_path
 
 log = logging.getLogger(__name__)
 
-LOCALE_DIR = Path(__file__).with_name("locale")
+LOCALE_DIR = package_path("locale")  # package data (companion/resources.py)
 DOMAIN = "companion"
 LANGUAGES = ("en", "ru", "uk", "es")  # English is the source: it has no catalog
 EDITIONS = ("clank", "catacombs")  # the gettext contexts of ed_ and ned_

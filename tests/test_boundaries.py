@@ -39,30 +39,11 @@ def test_the_store_does_not_import_the_audit():
     assert out.stdout.strip() == "[]"
 
 
-def test_layouts_and_examples_come_from_the_checkout_or_the_install_prefix(tmp_path, monkeypatch):
-    """A wheel installs kv/ and examples/ under <prefix>/share/clank-companion (checked by
-    hand: a wheel built from this checkout, installed in a fresh virtual environment,
-    runs `demo`, `replay` of an example and the app)."""
-    import tomllib
-
-    from companion import resources
-
-    assert resources.shared_folder("kv") == resources.CHECKOUT / "kv"
-    assert (resources.shared_folder("examples") / "clank-4-players.jsonl").is_file()
-    monkeypatch.setattr(resources, "CHECKOUT", tmp_path)  # an install, not a checkout
-    monkeypatch.setattr(sys, "prefix", str(tmp_path / "venv"))
-    installed = tmp_path / "venv" / "share" / "clank-companion"
-    assert resources.shared_folder("examples") == installed / "examples"
-    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
-    data = project["tool"]["setuptools"]["data-files"]
-    assert data["share/clank-companion/kv"] == ["kv/*.kv"]
-    assert data["share/clank-companion/examples"] == ["examples/*.jsonl"]
-
-
 def _imports_between_parts() -> dict[str, set[str]]:
     """Which parts of the program import which (every import, lazy ones included): a
-    part is a package (companion.store, companion.ui, hardware...) or a module of
-    companion (companion.session...)."""
+    part is a package (companion.store, companion.ui, hardware...), a module of
+    companion (companion.session...), or a game kind (companion.kinds.clank...; the
+    registry and what it asks of a kind are the part "kinds")."""
     import ast
 
     root = Path(__file__).resolve().parent.parent
@@ -71,6 +52,8 @@ def _imports_between_parts() -> dict[str, set[str]]:
         names = module.split(".")
         if names[0] == "hardware":
             return "hardware"
+        if names[:2] == ["companion", "kinds"] and len(names) > 2 and names[2] != "base":
+            return "kinds." + names[2]  # each game kind is a part of its own
         return names[1] if names[0] == "companion" and len(names) > 1 else None
 
     graph: dict[str, set[str]] = {}

@@ -10,8 +10,9 @@ from functools import cache
 from pathlib import Path
 
 from companion.catalog.vprule import VPRule, VPRuleError, parse_vp_rule
+from companion.resources import package_path
 
-DATA_DIR = Path(__file__).with_name("data")
+DATA_DIR = package_path("catalog", "data")  # package data (companion/resources.py)
 EDITIONS = ("clank", "catacombs")
 
 CARD_COLUMNS = [
