@@ -223,7 +223,11 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             no_bag = commitment == ""
             origin = body.get("seed_origin")
             created_at = body.get("created_at")
-            if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+            if (
+                not isinstance(seats, list)
+                or not 1 <= len(seats) <= MAX_SEATS
+                or not all(isinstance(p, str) for p in seats)
+            ):
                 raise Finding("record 1: the seats are not a list of at most six players")
             if seats != setup["players"]:
                 raise Finding("record 1: the seats are not the set-up's players")
@@ -246,6 +250,8 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
                 if action.get("do") == "seed":
                     table_seed = action["client_seed"]
                 standing.append(table_seed)
+            if not isinstance(body.get("draws", []), list):
+                raise Finding(f"{where}: its draws are not a list")
             if no_bag and body.get("draws"):
                 raise Finding(f"{where}: a draw in a game without a dragon bag")
             for draw in body.get("draws", []):
@@ -277,6 +283,8 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             seed = body["server_seed"]
             if seed is None and kind == "abandon":
                 seed_lost = True  # abandoned after its seal key was lost
+            elif not (isinstance(seed, str) and len(seed) == 64 and seed == seed.lower()):
+                raise Finding(f"{where}: the revealed server seed is not 64 hexadecimal digits")
             elif hashlib.sha256(bytes.fromhex(seed)).hexdigest() != commitment:
                 raise Finding(f"{where}: the revealed server seed does not match the commitment")
             ended = "over" if kind == "reveal" else "abandoned"
@@ -349,6 +357,12 @@ def verdict(summary: dict[str, Any]) -> int:
     return EXIT_OK
 
 
+def _no_fraction(text: str) -> Any:
+    """Numbers in a log are integers only: a fraction, an exponent, NaN or Infinity is no
+    number the companion writes."""
+    raise Finding(f"the number {text} is not a whole number")
+
+
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out = dict(pairs)
     if len(out) != len(pairs):
@@ -363,7 +377,14 @@ def read_export(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, An
             raise Finding(f"line {number}: longer than any record the companion writes")
         if line.strip():
             try:
-                rows.append(json.loads(line, object_pairs_hook=_no_duplicate_keys))
+                rows.append(
+                    json.loads(
+                        line,
+                        object_pairs_hook=_no_duplicate_keys,
+                        parse_float=_no_fraction,
+                        parse_constant=_no_fraction,
+                    )
+                )
             except json.JSONDecodeError as e:
                 raise Finding(f"line {number}: not valid JSON ({e.msg})") from None
             except (ValueError, RecursionError) as e:

@@ -364,3 +364,22 @@ def test_an_endless_line_is_not_read_whole(tmp_path):
         f.write("}\n")
     code, out = standalone(export, export.read_text())
     assert code == 1 and "longer than any record" in out, out
+
+
+@pytest.mark.parametrize(
+    "forge, finding",
+    [
+        (lambda text: text.replace('"count": 1', '"count": 1.0', 1), "not a whole number"),
+        (lambda text: text.replace('"count": 1', '"count": NaN', 1), "not a whole number"),
+        (lambda text: text.replace('"count": 1', '"count": 1e0', 1), "not a whole number"),
+    ],
+)
+def test_numbers_in_an_export_are_whole(tmp_path, forge, finding):
+    with GameStore(tmp_path / "games.db") as store:
+        table = drawn_game(store, rage_track=[1, 1, 1, 1, 1, 1, 1])
+        table.apply({"do": "attack"})
+        finish(table)
+        text = export_text(store)
+    assert '"count": 1' in text
+    code, out = standalone(tmp_path / "export.jsonl", forge(text))
+    assert code == 1 and finding in out, out
