@@ -30,7 +30,6 @@ from companion.i18n import (
     localized,
     ned_,
     ngettext,
-    pgettext,
     player_name,
     reader_state,
     set_language,
@@ -54,12 +53,12 @@ from companion.store import GameStore, StoreError
 from companion.store.log import GameLog
 from companion.store.seal import SealError
 from companion.store.tags import (
-    EDITION_TITLES,
     KINDS,
     BulkEnrollment,
     TagError,
     TagRegistry,
     components,
+    edition_title,
 )
 from companion.table import TSCHAK
 from hardware.readers import ReaderStatus, ReaderWorker, Scan, SpecError, make_reader
@@ -217,7 +216,7 @@ def describe_state(out: dict[str, Any], errors: list[str] | None = None) -> str:
         lines += [_("error: {problem}").format(problem=e) for e in errors]
         return "\n".join(lines)
     turn = _("{edition} - turn {number}, {player} to play").format(
-        edition=pgettext("edition", EDITION_TITLES.get(edition, edition)),
+        edition=edition_title(edition),
         number=out["turn"]["number"],
         player=player_name(out["turn"]["active"]),
     )
@@ -900,6 +899,13 @@ def cmd_app(args: argparse.Namespace) -> int:
     return run_app(config, fullscreen=fullscreen, config_problem=problem)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The read-only web page for the players' phones (companion/web, docs/phones.md)."""
+    from companion.web import serve_command  # aiohttp only when it is wanted
+
+    return serve_command(args)
+
+
 def cmd_backup(args: argparse.Namespace) -> int:
     from companion.store.backup import backup
 
@@ -1052,6 +1058,16 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--delay", type=seconds, default=0.0, help=_("seconds between actions"))
     d.add_argument("--db", help=db_help)
     d.set_defaults(func=cmd_demo)
+    sv = sub.add_parser("serve", help=_("show the table's game on the players' phones (read-only)"))
+    sv.add_argument("--db", help=db_help)
+    sv.add_argument(
+        "--host",
+        help=_("the address to listen on (default: the configuration's [web] address, 127.0.0.1)"),
+    )
+    sv.add_argument(
+        "--port", type=int, help=_("the port (default: the configuration's [web] port, 8765)")
+    )
+    sv.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -39,8 +39,9 @@ from typing import IO, TYPE_CHECKING, Any, Literal, Protocol
 from companion.catalog import UNTAGGED
 from companion.checklist import setup_checklist
 from companion.i18n import _, localized, ngettext, player_name
-from companion.rules import RuleError, Setup, make_setup
+from companion.rules import RuleError
 from companion.rules.odds import AttackOdds, next_attack_odds
+from companion.rules.setup import as_listed
 from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.log import undone_actions
@@ -124,35 +125,6 @@ def _work_in_progress(saved: dict[str, Any], seats: Sequence[str]) -> dict[str, 
     if saved.get("scoring") in seats:
         out["scoring"] = saved["scoring"]
     return out
-
-
-# The set-up values the log writes out for every game (``Setup.as_dict``), the edition's
-# own included: read back on resume they look like the table's corrections.
-ALWAYS_RECORDED = ("rage_track", "rage_start", "health")
-
-
-def as_listed(setup: Setup) -> Setup:
-    """``setup`` with the settings no rulebook prints that it plays with, as its new game
-    listed them. A resumed game is set up again from its logged set-up, which holds the
-    rage track, the rage start and health even where the table kept the edition's own;
-    ``make_setup`` takes those for corrections and drops them from ``unconfirmed`` (the
-    rage track and start of Catacombs, health, a 5-6 player game's rage start and
-    track). A value that is the edition's own is one no rulebook prints all the same:
-    it is listed, in a new game and in a resumed one alike."""
-    options = setup.as_dict()
-    for key in ALWAYS_RECORDED:
-        trial = {k: v for k, v in options.items() if k != key}
-        try:
-            kept = getattr(make_setup(trial), key) == getattr(setup, key)
-        except RuleError:
-            kept = False
-        if kept:  # the edition's own value: no correction
-            options = trial
-    try:
-        unconfirmed = make_setup(options).unconfirmed
-    except RuleError:
-        return setup
-    return dataclasses.replace(setup, unconfirmed=unconfirmed)
 
 
 class Controller:

@@ -12,102 +12,44 @@ skipped and the replay goes on (the audit's ``verify`` is where damage is named)
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from companion.rules import DrawRequest, Game, RuleError, make_setup
-from companion.rules.scoring import ranking as rank_scores
+from companion.kinds import kind_for
 from companion.store.log import GameStore, undone_actions
-from companion.table import TSCHAK, is_tschak
+from companion.store.tags import safe_cell
+from companion.story import GameHistory, Point
+
+# the game told as data lives in companion.story (the kinds tell their games in it)
+__all__ = [
+    "Fairness",
+    "GameHistory",
+    "Point",
+    "Record",
+    "cubes",
+    "fairness",
+    "game_history",
+    "record",
+    "results_csv",
+]
 
 STATUSES = ("playing", "over", "abandoned")
 
 
-# ------------------------------------------------------------------ one game
-@dataclass(frozen=True)
-class Point:
-    """The table after one committed action (undone actions are not replayed: the points
-    are what the game really was). ``step`` 0 is the table at set-up."""
-
-    step: int  # 1, 2, ... in order
-    turn: int  # the turn number after this action
-    active: str  # whose turn
-    clank: Mapping[str, int]  # each player's cubes in the Clank! area
-    damage: Mapping[str, int]  # each player's damage taken so far
-    rage: int  # rage track space, 1-based
-    attack: tuple[str, ...] | None  # the cubes the dragon drew in this step (None: no draw)
-    knocked_out: tuple[str, ...]  # players knocked out in this step
-
-
-@dataclass(frozen=True)
-class GameHistory:
-    """One game, replayed from its log.
-
-    ``points``: one per committed action up to the end of the game (the deck scans for
-    scoring, after the end, change nothing on the table and make no point). ``scores``
-    and the rest: once the game is over, per player, the score parts as the rules'
-    ``Score.parts`` give them (also for a player who does not qualify, whose total is 0:
-    ``qualifies`` says which); ``ranking`` best first, ``places`` the shared places."""
-
-    game: int
-    edition: str
-    players: tuple[str, ...]  # in seat order
-    status: str  # "playing", "over", "abandoned"
-    points: tuple[Point, ...]
-    scores: Mapping[str, Mapping[str, int]] | None
-    totals: Mapping[str, int] | None
-    ranking: tuple[tuple[str, int], ...] | None  # (player, score) best first
-    qualifies: Mapping[str, bool] | None = None
-    places: Mapping[str, int] | None = None  # 1-based; a tie shares its place
-    start: Point | None = None  # the table at set-up (step 0)
-    end_reason: str | None = None  # the rules' code for why the game ended
-
-
-class _OffRecord(Exception):
-    """The replay asked for a draw the record does not hold."""
-
-
-def _cubes(value: Any) -> list[str] | None:
+def cubes(value: Any) -> list[str] | None:
+    """A recorded draw's cubes, if they are a list of names."""
     if isinstance(value, list) and all(isinstance(c, str) for c in value):
         return list(value)
     return None
 
 
-class _RecordedChance:
-    """The chance source of a replay: the cubes the log recorded, in order."""
-
-    def __init__(self) -> None:
-        self.pending: list[list[str] | None] = []
-
-    def load(self, draws: Any) -> None:
-        items = draws if isinstance(draws, list) else []
-        self.pending = [_cubes(d.get("drawn")) if isinstance(d, dict) else None for d in items]
-
-    def __call__(self, request: DrawRequest) -> Sequence[str]:
-        if not self.pending:
-            raise _OffRecord
-        drawn = self.pending.pop(0)
-        if drawn is None:
-            raise _OffRecord
-        return drawn  # the rules check it against the bag
-
-
-def _point(game: Game, step: int, attack: tuple[str, ...] | None, out: tuple[str, ...]) -> Point:
-    s = game.state
-    return Point(
-        step=step,
-        turn=s.turn,
-        active=s.seats[s.active],
-        clank={name: s.area.get(name, 0) for name in s.seats},
-        damage={name: s.players[name].damage for name in s.seats},
-        rage=s.rage + 1,
-        attack=attack,
-        knocked_out=out,
-    )
+def _replay(game_id: int, row: Mapping[str, Any], records: list[dict[str, Any]]) -> GameHistory:
+    """A game told by its kind from its log (the kind of its ``new`` record's set-up)."""
+    options = _setup_of(records)
+    return kind_for(options).story(game_id, row, records, options)
 
 
 def _setup_of(records: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -119,154 +61,11 @@ def _setup_of(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def _replay(
-    game_id: int, row: Mapping[str, Any], records: list[dict[str, Any]]
-) -> tuple[GameHistory, Game | None]:
-    kinds = {rec.get("kind") for rec in records}
-    players = tuple(p for p in row.get("players") or () if isinstance(p, str))
-    edition = row.get("edition") if isinstance(row.get("edition"), str) else ""
-    options = _setup_of(records)
-    if is_tschak(options):
-        return _replay_tschak(game_id, options, records, kinds, players), None
-    game: Game | None = None
-    chance = _RecordedChance()
-    if options is not None:
-        try:
-            game = Game(make_setup(options), chance)
-        except Exception:  # a damaged set-up: the story cannot be told
-            game = None
-    points: list[Point] = []
-    start = None
-    if game is not None:
-        players, edition = game.setup.players, game.setup.edition
-        start = _point(game, 0, None, ())
-        try:
-            undone = undone_actions(records)
-        except Exception:
-            undone = set()
-        for rec in records:
-            body = rec.get("body")
-            if rec.get("kind") != "action" or not isinstance(body, dict):
-                continue
-            action = body.get("action")
-            if rec.get("seq") in undone or not isinstance(action, dict):
-                continue
-            if action.get("do") == "undo":
-                continue  # what it took back is not replayed at all
-            chance.load(body.get("draws"))
-            was_over = game.state.game_over
-            mark = game.mark()
-            try:
-                events = game.apply(action)
-            except RuleError:
-                continue  # refused, and nothing changed
-            except Exception:
-                game.rollback(mark)
-                continue
-            if chance.pending:  # the record holds draws that the rules did not make
-                game.rollback(mark)
-                continue
-            if was_over:
-                continue  # a deck scanned for scoring
-            made = game.draws[mark.draws_len :]
-            attack = tuple(c for d in made for c in d.drawn) if made else None
-            out = tuple(
-                dict.fromkeys(
-                    e["player"]
-                    for e in events
-                    if e.get("event") == "knocked_out" and isinstance(e.get("player"), str)
-                )
-            )
-            points.append(_point(game, len(points) + 1, attack, out))
-    over = game is not None and game.state.game_over
-    if "abandon" in kinds:
-        status = "abandoned"
-    elif "reveal" in kinds or over:
-        status = "over"
-    else:
-        status = "playing"
-    scores = totals = qualifies = places = None
-    ranked = None
-    if game is not None and over:
-        results = game.scores()
-        scores = {name: dict(results[name].parts) for name in game.state.seats}
-        totals = {name: results[name].total for name in game.state.seats}
-        qualifies = {name: results[name].qualifies for name in game.state.seats}
-        order = rank_scores(results, game.state)
-        ranked = tuple((r["player"], r["score"]) for r in order)
-        places = {r["player"]: r["place"] for r in order}
-    history = GameHistory(
-        game=game_id,
-        edition=edition or "",
-        players=tuple(players),
-        status=status,
-        points=tuple(points),
-        scores=scores,
-        totals=totals,
-        ranking=ranked,
-        qualifies=qualifies,
-        places=places,
-        start=start,
-        end_reason=(game.state.end_reason or None) if over and game is not None else None,
-    )
-    return history, game
-
-
-def _replay_tschak(
-    game_id: int,
-    options: dict[str, Any],
-    records: list[dict[str, Any]],
-    kinds: set[Any],
-    players: tuple[str, ...],
-) -> GameHistory:
-    """A Tschak! game: its scores once over (no dragon, so no points to chart). Actions
-    the rules refuse on replay are passed over, as for Clank!; the audit names them."""
-    from companion.tschak import TschakError
-    from companion.tschak_table import TschakTable
-
-    try:
-        table: TschakTable | None = TschakTable(options)
-    except TschakError:
-        table = None
-    if table is not None:
-        players = table.game.players
-        for rec in records:
-            body = rec.get("body")
-            if rec.get("kind") == "action" and isinstance(body, dict):
-                with contextlib.suppress(TschakError, TypeError, KeyError):
-                    table.apply(body.get("action"))
-    over = table is not None and table.game.game_over
-    status = "abandoned" if "abandon" in kinds else "over" if over else "playing"
-    scores = totals = qualifies = places = None
-    ranked = None
-    if table is not None and over:
-        results = table.game.scores()
-        scores = {p: dict(results[p].parts) for p in players}
-        totals = {p: results[p].total for p in players}
-        qualifies = dict.fromkeys(players, True)
-        order = table.game.ranking()[0]
-        ranked = tuple((r["player"], r["score"]) for r in order)
-        places = {r["player"]: r["place"] for r in order}
-    return GameHistory(
-        game=game_id,
-        edition=TSCHAK,
-        players=players,
-        status=status,
-        points=(),
-        scores=scores,
-        totals=totals,
-        ranking=ranked,
-        qualifies=qualifies,
-        places=places,
-        end_reason="over" if over else None,
-    )
-
-
 def game_history(store: GameStore, game: int) -> GameHistory:
     """A game of the store as data (StoreError: no such game, or the database is too
     damaged to read)."""
     row = store.game_row(game)
-    history, _game = _replay(game, row, list(store.records(game)))
+    history = _replay(game, row, list(store.records(game)))
     return history
 
 
@@ -314,7 +113,7 @@ def _tally(draw: Any, seats: Sequence[str]) -> tuple[dict[str, int], dict[str, i
     together (a damaged record)."""
     if not isinstance(draw, dict) or not isinstance(draw.get("bag"), dict):
         return None
-    drawn = _cubes(draw.get("drawn"))
+    drawn = cubes(draw.get("drawn"))
     if drawn is None:
         return None
     bag: dict[str, int] = {}
@@ -498,9 +297,9 @@ def record(store: GameStore) -> Record:
     for row in store.games():
         if row["status"] not in ("over", None):  # None: a damaged cell, the log decides
             continue
-        if row["edition"] == TSCHAK:
+        if not isinstance(row["edition"], str) or not kind_for(row).charted:
             continue  # another box: its players are names, not the dragon's colours
-        history, _game = _replay(row["id"], row, list(store.records(row["id"])))
+        history = _replay(row["id"], row, list(store.records(row["id"])))
         results = _results(history, row)
         if history.status != "over" or not results:
             continue
@@ -538,7 +337,7 @@ def results_csv(store: GameStore, game: int, out: IO[str]) -> int:
 
     ValueError: the game is not over, or its scores cannot be read from its log."""
     row = store.game_row(game)
-    history, _game = _replay(game, row, list(store.records(game)))
+    history = _replay(game, row, list(store.records(game)))
     if history.status != "over":
         raise ValueError(f"game {game} is not over: it has no results yet")
     if (
@@ -552,20 +351,19 @@ def results_csv(store: GameStore, game: int, out: IO[str]) -> int:
     for player in history.players:
         parts.extend(k for k in history.scores[player] if k not in parts)
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*FIXED_COLUMNS, *parts, "qualifies"])
+    writer.writerow([safe_cell(cell) for cell in (*FIXED_COLUMNS, *parts, "qualifies")])
     date = row.get("created_at") or ""
     for player, score in history.ranking:
-        writer.writerow(
-            [
-                game,
-                date,
-                history.edition,
-                player,
-                history.players.index(player) + 1,
-                history.places[player],
-                score,
-                *(history.scores[player].get(k, 0) for k in parts),
-                "true" if history.qualifies[player] else "false",
-            ]
-        )
+        cells = [
+            game,
+            date,
+            history.edition,
+            player,
+            history.players.index(player) + 1,
+            history.places[player],
+            score,
+            *(history.scores[player].get(k, 0) for k in parts),
+            "true" if history.qualifies[player] else "false",
+        ]
+        writer.writerow([safe_cell(cell) for cell in cells])  # a name is no formula
     return len(history.ranking)

@@ -97,8 +97,9 @@ EDITION_KEYWORDS = {
 
 
 def source_files(root: Path = PROJECT) -> list[Path]:
-    """Where the user-facing strings are: the package's Python files and the kv layouts."""
-    return sorted((root / "companion").rglob("*.py")) + sorted((root / "kv").glob("*.kv"))
+    """Where the user-facing strings are: the package's Python files and the kv layouts
+    (a game kind's in a folder of its own, kv/<kind>/)."""
+    return sorted((root / "companion").rglob("*.py")) + sorted((root / "kv").rglob("*.kv"))
 
 
 class Extracted(TypedDict):

@@ -11,7 +11,7 @@ kind's games are kept in the same log.
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias
 
 from companion.draw import new_server_seed
 from companion.kinds import GameTable, kind_for
@@ -101,7 +101,7 @@ class Session:
         kind = kind_for(setup)
         refused: tuple[type[Exception], ...] = (*kind.errors, KeyError, TypeError)
         try:  # a set-up that is not an object is the kind's to refuse, in its words
-            table = kind.rebuild_table(cast(dict[str, Any], setup), seed if kind.has_bag else None)
+            table = kind.rebuild_table(first["body"], seed if kind.has_bag else None)
         except refused as e:
             raise StoreError(
                 N_("game {game}: cannot set it up again ({problem})"),

@@ -16,6 +16,7 @@ from typing import Any
 from companion.draw import commitment, draw_cubes, new_server_seed
 from companion.kinds.base import JSON, ActionLog, GameTable
 from companion.msg import Refusal
+from companion.story import GameHistory
 
 EDITION = "pebbles"
 
@@ -150,8 +151,8 @@ class PebbleKind:
             "client_seed": table.client_seed,
         }  # fmt: skip
 
-    def rebuild_table(self, setup: JSON, server_seed: str | None) -> GameTable:
-        return PebbleTable(setup, server_seed)
+    def rebuild_table(self, record: JSON, server_seed: str | None) -> GameTable:
+        return PebbleTable(record["setup"], server_seed)
 
     def commitment(self, table: GameTable) -> str:
         assert isinstance(table, PebbleTable)
@@ -170,6 +171,26 @@ class PebbleKind:
 
     def output(self, table: GameTable) -> JSON:
         return table.snapshot()
+
+    charted = False
+
+    def story(self, game_id: int, row: Any, records: list[JSON], setup: Any) -> GameHistory:
+        return GameHistory(game_id, EDITION, tuple(row.get("players") or ()), str(row.get(
+            "status")), (), None, None, None)  # fmt: skip
+
+    titles = {EDITION: "Pebbles"}
+
+    def english_title(self, edition: str) -> str:
+        return "Pebbles"
+
+    def resolve_component(self, edition: str | None, kind: str, name: str) -> Any:
+        raise PebbleError("pebbles carry no tags")
+
+    def components(self, edition: str, kinds: Any, sets: Any, party: bool) -> list[Any]:
+        return []
+
+    def component_words(self, name: str) -> str:
+        return name
 
 
 KIND = PebbleKind()

@@ -75,7 +75,7 @@ def test_extraction_reads_the_kv_files():
     """kv rules call _("...") like Python: every such call is in the catalogs."""
     found = EXTRACTED()
     kv_calls = set()
-    for path in (ROOT / "kv").glob("*.kv"):
+    for path in (ROOT / "kv").rglob("*.kv"):
         text = path.read_text(encoding="utf-8")
         kv_calls |= {(None, m) for m in re.findall(r'\b_\("((?:[^"\\]|\\.)*)"\)', text)}
         kv_calls |= set(re.findall(r'\bpgettext\("([^"]*)", "((?:[^"\\]|\\.)*)"\)', text))

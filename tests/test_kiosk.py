@@ -15,7 +15,7 @@ KivyConfig.set("graphics", "height", "480")
 from kivy.uix.settings import Settings  # noqa: E402
 
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.screens import Picker  # noqa: E402
+from companion.ui.screens.popups import Picker  # noqa: E402
 
 F1 = 282  # SDL's keycode, the key Kivy opens its settings panel with
 MENU = 319  # the menu key of some keyboards (Kivy's settings on Android)
@@ -62,7 +62,7 @@ def test_f1_during_a_game_leaves_the_table_as_it_is(ui):
 def test_re_binding_a_tag_during_a_tschak_game_asks_for_the_pin(ui):
     """A sticker re-bound mid-game could make a weak card read as a strong one: during a
     Tschak! game as during a Clank! one, only with the admin PIN."""
-    from companion.store.tags import components, tschak_card_words
+    from companion.store.tags import component_words, components
 
     cards = {c.name: c for c in components("tschak", ("card",), ())}
     weak, strong = cards["mage_01"], cards["mage_07"]  # a mage 2 and a mage 5
@@ -89,7 +89,7 @@ def test_re_binding_a_tag_during_a_tschak_game_asks_for_the_pin(ui):
     assert tags.mode == "rebind"
     ui.app.on_scan(uid)
     ui.frames(2)
-    ui.tap(tschak_card_words(strong.name))
+    ui.tap(component_words(strong))
     assert ui.app.controller.registry.lookup(uid) == strong
 
 

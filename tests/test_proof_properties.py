@@ -10,6 +10,7 @@ The number of games is ``PROOF_GAMES`` (default 500, each recorded in a real dat
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import random
@@ -111,10 +112,8 @@ def play_one(path: Path, rng: random.Random) -> tuple[int, str]:
         if step == abandon_at and not table.finished:
             table.abandon("given up at the table")
             break
-        try:
+        with contextlib.suppress(RuleError):  # refused: nothing changed, nothing recorded
             table.apply(random_action(rng, table))
-        except RuleError:
-            pass  # refused: nothing changed, nothing recorded
         if table.game.state.game_over and rng.random() < 0.3:
             break
     ending = "running"

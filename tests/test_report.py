@@ -208,7 +208,7 @@ def test_the_charts_as_files_and_the_results_as_csv(tmp_path, capsys):
 
 
 def test_the_audit_exports_the_log_and_a_finished_games_results(tmp_path, monkeypatch):
-    from companion.ui import screens
+    from companion.ui.screens import audit as screens
 
     stick = tmp_path / "stick"
     monkeypatch.setattr(screens, "export_folder", lambda: stick)

@@ -21,7 +21,8 @@ KivyConfig.set("graphics", "height", "480")
 from kivy.uix.label import Label  # noqa: E402
 
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.screens import Picker, PinPad, UntaggedPicker, player_actions  # noqa: E402
+from companion.ui.screens.choices import player_actions  # noqa: E402
+from companion.ui.screens.popups import Picker, PinPad, UntaggedPicker  # noqa: E402
 from tests.helpers import companion_draws_seed, popup  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 

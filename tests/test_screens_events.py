@@ -17,7 +17,7 @@ KivyConfig.set("graphics", "height", "480")
 
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.qr import ProofView  # noqa: E402
-from companion.ui.screens import Confirm  # noqa: E402
+from companion.ui.screens.popups import Confirm  # noqa: E402
 from companion.ui.widgets import AttackView, CubeToken, VerdictLine  # noqa: E402
 from companion.view import DrawView, attacks_from_events  # noqa: E402
 from tests.helpers import popup  # noqa: E402

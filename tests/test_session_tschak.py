@@ -14,10 +14,10 @@ import pytest
 
 from companion.audit.check import export_game, verify_store
 from companion.cli import main
+from companion.kinds.tschak.table import TschakTable
 from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.tschak import TschakError
-from companion.tschak_table import TschakTable
 from companion.verify_log import Finding, check_records, read_export
 
 ROOT = Path(__file__).resolve().parent.parent

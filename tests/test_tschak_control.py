@@ -8,17 +8,17 @@ from __future__ import annotations
 import pytest
 
 from companion.i18n import set_language
+from companion.kinds.tschak.catalog_check import (
+    CATALOG_COLUMNS,
+    CatalogCheck,
+    default_catalog_path,
+)
+from companion.kinds.tschak.control import TschakControl
+from companion.kinds.tschak.table import TschakTable
+from companion.kinds.tschak.views import Update
 from companion.session import Session
 from companion.store import GameStore
 from companion.store.tags import Component, TagRegistry
-from companion.tschak_control import (
-    CATALOG_COLUMNS,
-    CatalogCheck,
-    TschakControl,
-    Update,
-    default_catalog_path,
-)
-from companion.tschak_table import TschakTable
 from tests.test_tschak_support import example_actions
 
 

@@ -137,7 +137,7 @@ def assert_readable(ui: Harness) -> None:
 
 
 def chips(ui: Harness, notation: str | None = None, empty: bool = False) -> list:
-    from companion.ui.tschak import CardChip
+    from companion.kinds.tschak.screens.widgets import CardChip
 
     found = []
     for w in ui.widgets():
@@ -183,13 +183,13 @@ def tap_pick(ui: Harness, slot, notation: str) -> None:
 
 
 def panel(ui: Harness, player: str):
-    from companion.ui.tschak import TeamPanel
+    from companion.kinds.tschak.screens.floor import TeamPanel
 
     return next(w for w in ui.widgets() if isinstance(w, TeamPanel) and w.player == player)
 
 
 def empty_slot(ui: Harness, player: str):
-    from companion.ui.tschak import CardChip
+    from companion.kinds.tschak.screens.widgets import CardChip
 
     return next(w for w in panel(ui, player).walk() if isinstance(w, CardChip) and w.notation == "")
 
@@ -430,7 +430,7 @@ def test_undo_on_screen_takes_back_a_card_then_the_floor(tmp_path, harnesses):
 
 def test_a_fresh_screen_shows_what_the_live_one_shows(tmp_path, harnesses):
     """The screen is a function of the controller's view."""
-    from companion.ui.tschak import SCREEN_CLASSES
+    from companion.kinds.tschak.screens import SCREEN_CLASSES
 
     ui = open_ui(tmp_path, harnesses)
     tschak = ui.app.tschak

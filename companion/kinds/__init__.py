@@ -19,7 +19,16 @@ from typing import Any
 
 from companion.kinds.base import GameKind, GameTable
 
-__all__ = ["DEFAULT", "KINDS", "GameKind", "GameTable", "kind_for", "kind_of", "register"]
+__all__ = [
+    "DEFAULT",
+    "KINDS",
+    "GameKind",
+    "GameTable",
+    "editions",
+    "kind_for",
+    "kind_of",
+    "register",
+]
 
 KINDS: dict[str, str] = {
     "clank": "companion.kinds.clank",
@@ -54,3 +63,8 @@ def kind_for(options: Any) -> GameKind:
     """The kind of a ``new`` line's options (or of a logged set-up)."""
     edition = options.get("edition") if isinstance(options, dict) else None
     return kind_of(edition if isinstance(edition, str) else DEFAULT)
+
+
+def editions() -> list[str]:
+    """Every edition a kind plays: the registry's, then those registered since."""
+    return [*KINDS, *(e for e in _registered if e not in KINDS)]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from companion.msg import Refusal
+from companion.story import GameHistory
 
 JSON = dict[str, Any]  # a record's body or a script's line, as JSON gives it
 
@@ -28,6 +30,19 @@ class ActionLog(Protocol):
 # ``ending`` of ActionLog.record: {"server_seed", "reason", "ranking"} when a game with a
 # dragon bag ends (its seed revealed), {"reason", "ranking"} when a game without one
 # ends, {"ranking"} when a score changes after the end.
+
+
+class TagTarget(Protocol):
+    """What a tag names: a component of an edition (the tag registry's ``Component``)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def edition(self) -> str | None: ...
+
+    @property
+    def name(self) -> str: ...
 
 
 class GameTable(Protocol):
@@ -93,9 +108,10 @@ class GameKind(Protocol):
         the game again), ``seats``, ``commitment`` ("" without a bag), ``client_seed``."""
         ...
 
-    def rebuild_table(self, setup: JSON, server_seed: str | None) -> GameTable:
-        """The table again from a logged ``setup`` (its seed, None: sealed or none).
-        Raises one of ``errors``, KeyError or TypeError for a set-up it cannot use."""
+    def rebuild_table(self, record: JSON, server_seed: str | None) -> GameTable:
+        """The table again from its logged ``new`` record (as ``setup_record`` made it)
+        and its seed (None: sealed, or none). Raises one of ``errors``, KeyError or
+        TypeError for a set-up it cannot use."""
         ...
 
     def replay(self, table: GameTable, action: JSON, keep: bool) -> tuple[Any, list[JSON]]:
@@ -114,4 +130,42 @@ class GameKind(Protocol):
 
     def output(self, table: GameTable) -> JSON:
         """The table as a script's ``--json`` output shows it (without its errors)."""
+        ...
+
+    @property
+    def charted(self) -> bool:
+        """Its games count in the table's record and the dragon's fairness (players
+        who are the dragon's colours)."""
+        ...
+
+    def story(
+        self, game_id: int, row: Mapping[str, Any], records: list[JSON], setup: Any
+    ) -> GameHistory:
+        """A game of this kind told as data from its log (``setup``: its ``new``
+        record's, None when damaged); damaged records are passed over."""
+        ...
+
+    # ---------------------------------------------------------- its box's tags
+    @property
+    def titles(self) -> Mapping[str, str]:
+        """Each edition's title, marked for the catalogs (context "edition")."""
+        ...
+
+    def english_title(self, edition: str) -> str:
+        """An edition's title in English (logs, scripts)."""
+        ...
+
+    def resolve_component(self, edition: str | None, kind: str, name: str) -> TagTarget:
+        """The component a tag may name, as the kind's catalog names it; the tag
+        registry's TagError when there is none."""
+        ...
+
+    def components(
+        self, edition: str, kinds: Iterable[str], sets: Iterable[str], party: bool
+    ) -> Sequence[TagTarget]:
+        """Every physical copy of the edition's components, in catalog order."""
+        ...
+
+    def component_words(self, name: str) -> str:
+        """What a component (by the name a tag keeps) shows, in the table's words."""
         ...

@@ -438,3 +438,32 @@ def initial_state(setup: Setup) -> State:
         stock=stock,
         crowns_left=tuple(sorted(crowns, reverse=True)),
     )
+
+
+# The set-up values the log writes out for every game (``Setup.as_dict``), the edition's
+# own included: read back on resume they look like the table's corrections.
+ALWAYS_RECORDED = ("rage_track", "rage_start", "health")
+
+
+def as_listed(setup: Setup) -> Setup:
+    """``setup`` with the settings no rulebook prints that it plays with, as its new game
+    listed them. A resumed game is set up again from its logged set-up, which holds the
+    rage track, the rage start and health even where the table kept the edition's own;
+    ``make_setup`` takes those for corrections and drops them from ``unconfirmed`` (the
+    rage track and start of Catacombs, health, a 5-6 player game's rage start and
+    track). A value that is the edition's own is one no rulebook prints all the same:
+    it is listed, in a new game and in a resumed one alike."""
+    options = setup.as_dict()
+    for key in ALWAYS_RECORDED:
+        trial = {k: v for k, v in options.items() if k != key}
+        try:
+            kept = getattr(make_setup(trial), key) == getattr(setup, key)
+        except RuleError:
+            kept = False
+        if kept:  # the edition's own value: no correction
+            options = trial
+    try:
+        unconfirmed = make_setup(options).unconfirmed
+    except RuleError:
+        return setup
+    return replace(setup, unconfirmed=unconfirmed)

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from companion.catalog import CatalogError, load_catalog
-from companion.i18n import EN_, N_, NC_, Msg, Name, Refusal, pgettext
+from companion.i18n import EN_, N_, Msg, Name, Refusal, pgettext
+from companion.kinds import editions, kind_of
 from companion.store.db import LazyDatabase
 from hardware.uid import normalise_uid
 
@@ -53,18 +53,6 @@ class TagError(Refusal):
     reason in the table's language."""
 
 
-# The edition titles, as the screens name them (a tag names the edition by its key).
-EDITION_TITLES = {
-    "clank": NC_("edition", "Clank!"),
-    "catacombs": NC_("edition", "Clank! Catacombs"),
-    "tschak": NC_("edition", "Tschak!"),
-}
-# Tschak! (Хрясь!) has its own catalog (companion/tschak/data/tschak_cards.csv): a tag
-# names one of its 68 cards by the card's id; every card is a "card" component.
-TSCHAK = "tschak"
-TSCHAK_GROUPS = ("adventurer", "tower")
-
-
 @dataclass(frozen=True)
 class Component:
     kind: str
@@ -85,7 +73,7 @@ class Component:
         return Msg(
             N_("{kind} {name} ({edition})"),
             kind=_KindWord(self.kind),
-            name=_TschakCard(self.name) if self.edition == TSCHAK else self.name,
+            name=_Words(self.name, self.edition or ""),
             edition=_Title(self.edition or ""),
         ).localized(self.edition)
 
@@ -96,31 +84,43 @@ class _Title(str):
     __slots__ = ()
 
     def __str__(self) -> str:
-        if str.__str__(self) == TSCHAK:
-            return "Tschak!"
-        return load_catalog(str.__str__(self)).edition.title
+        return kind_of(str.__str__(self)).english_title(str.__str__(self))
 
     def localized(self, edition: str | None = None) -> str:
-        title = EDITION_TITLES.get(str.__str__(self))
-        return pgettext("edition", title) if title else str(self)
+        return edition_title(str.__str__(self))
 
 
-class _TschakCard(str):
-    """A Tschak! card's id inside a message: what the card shows, in the table's words."""
+def edition_title(edition: str) -> str:
+    """An edition's title in the table's language (the edition itself if none plays it)."""
+    title = kind_of(edition).titles.get(edition) if edition in editions() else None
+    return pgettext("edition", title) if title else edition
 
-    __slots__ = ()
+
+def edition_name(edition: str) -> _Title:
+    """An edition inside a message: its title, in the reader's language."""
+    return _Title(edition)
+
+
+class _Words(str):
+    """A component's name inside a message: what it shows, in the table's words (its
+    kind's: a Clank! card's name, what a Tschak! card shows)."""
+
+    edition: str
+
+    def __new__(cls, name: str, edition: str) -> _Words:
+        made = super().__new__(cls, name)
+        made.edition = edition
+        return made
 
     def localized(self, edition: str | None = None) -> str:
-        return tschak_card_words(str.__str__(self))
+        return kind_of(self.edition).component_words(str.__str__(self))
 
 
-def tschak_card_words(card_id: str) -> str:
-    """What a Tschak! card (by its catalog id) shows, in the table's words."""
-    from companion.kinds.tschak.words import card_words
-    from companion.tschak.cards import shipped_catalog
-
-    row = shipped_catalog().by_id.get(card_id.lower())
-    return card_words(row.card.notation) if row is not None else card_id
+def component_words(component: Component) -> str:
+    """What a tag's component shows, in the table's words."""
+    if component.kind == "badge" or component.edition is None:
+        return component.name
+    return kind_of(component.edition).component_words(component.name)
 
 
 class _KindWord(str):
@@ -147,6 +147,11 @@ KIND_NAMES = {
 }
 
 
+def kind_word(kind: str) -> _KindWord:
+    """A component kind inside a message ("major secret"), in the reader's language."""
+    return _KindWord(kind)
+
+
 @dataclass(frozen=True)
 class Binding:
     uid: str
@@ -164,45 +169,8 @@ def resolve(kind: str, edition: str | None, name: str) -> Component:
         if not _COLOUR.match(colour) or colour in ("black", "ghost"):
             raise TagError(N_("a badge names a player colour, not {name!r}"), name=name)
         return Component("badge", None, colour)
-    if edition == TSCHAK:
-        return _tschak_card(kind, name)
-    try:
-        catalog = load_catalog(edition or "")
-    except CatalogError as e:
-        raise TagError(N_("the box's catalog cannot be read: {problem}"), problem=str(e)) from None
-    if kind == "card":
-        card = catalog.card(name)
-        if card is None:
-            raise TagError(
-                N_("no card {name!r} in {edition}"), name=name, edition=_Title(catalog.edition.name)
-            )
-        return Component("card", catalog.edition.name, card.name)
-    token = catalog.token(kind, name)
-    if token is None:
-        raise TagError(
-            EN_("no {kind} {name!r} in {edition}"),
-            kind=_KindWord(kind),
-            name=name,
-            edition=_Title(catalog.edition.name),
-        )
-    return Component(kind, catalog.edition.name, token.name)
-
-
-def _tschak_card(kind: str, name: str) -> Component:
-    """A Tschak! card by its id (``mage_01``) or, for convenience, its face (``M2s``:
-    the first card of the catalog that shows it)."""
-    from companion.tschak.cards import shipped_catalog
-
-    catalog = shipped_catalog()
-    if kind != "card":
-        raise TagError(N_("Tschak! has cards only, not {kind!r}"), kind=kind)
-    key = name.strip().lower()
-    row = catalog.by_id.get(key)
-    if row is None:
-        row = next((r for r in catalog.rows if r.card.notation.lower() == key), None)
-    if row is None:
-        raise TagError(N_("no card {name!r} in {edition}"), name=name, edition=_Title(TSCHAK))
-    return Component("card", TSCHAK, row.id)
+    found = kind_of(edition or "").resolve_component(edition, kind, name)
+    return Component(found.kind, found.edition, found.name)
 
 
 def components(
@@ -213,30 +181,10 @@ def components(
     party: bool = False,
 ) -> list[Component]:
     """Every physical copy of an edition's components, in catalog order: what bulk
-    enrollment walks through (a card with 3 copies appears 3 times). The Adventuring
-    Party's tokens only with ``party``. Tschak!: its 68 cards, each once (``sets``:
-    "adventurer", "tower")."""
-    if edition == TSCHAK:
-        from companion.tschak.cards import shipped_catalog
-
-        groups = set(sets) or set(TSCHAK_GROUPS)
-        if "card" not in kinds:
-            return []
-        return [
-            Component("card", TSCHAK, r.id) for r in shipped_catalog().rows if r.group in groups
-        ]
-    catalog = load_catalog(edition)
-    wanted_sets = set(sets)
-    out: list[Component] = []
-    for kind in kinds:
-        if kind == "card":
-            for card in catalog.cards.values():
-                if not wanted_sets or card.set in wanted_sets:
-                    out += [Component("card", edition, card.name)] * card.count
-        else:
-            for token in catalog.tokens_of(kind, party=party):
-                out += [Component(kind, edition, token.name)] * token.count
-    return out
+    enrollment walks through (a card with 3 copies appears 3 times), as its kind lists
+    them; ``sets`` and ``party`` narrow them as the kind understands."""
+    found = kind_of(edition).components(edition, kinds, sets, party)
+    return [Component(c.kind, c.edition, c.name) for c in found]
 
 
 def _row_component(kind: object, edition: object, name: object) -> Component | None:
@@ -246,7 +194,7 @@ def _row_component(kind: object, edition: object, name: object) -> Component | N
         return None
     if kind == "badge":
         return Component(kind, None, name)
-    if not isinstance(edition, str) or edition not in EDITION_TITLES:
+    if not isinstance(edition, str) or edition not in editions():
         return None
     return Component(kind, edition, name)
 

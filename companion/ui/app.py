@@ -34,27 +34,21 @@ from companion.i18n import (
 )
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
-from companion.store.tags import TagError, components, tschak_card_words
+from companion.store.tags import TagError, component_words, components
 from companion.ui.layouts import unload_layouts
 from companion.ui.odds import OddsView
-from companion.ui.screens import (
-    LANGUAGE_NAMES,
-    AuditScreen,
-    Confirm,
-    OpeningScreen,
-    PastGamesScreen,
-    Picker,
-    PinPad,
-    ScoringScreen,
-    SettingsScreen,
-    TagsScreen,
-    UntaggedPicker,
-    catalog_components,
-    component_label,
-    player_actions,
-)
+from companion.ui.screens.audit import AuditScreen
+from companion.ui.screens.choices import catalog_components, component_label, player_actions
+from companion.ui.screens.kit import LANGUAGE_NAMES
+from companion.ui.screens.new_game import NewGameScreen
+from companion.ui.screens.opening import OpeningScreen
+from companion.ui.screens.past_games import PastGamesScreen
+from companion.ui.screens.popups import Confirm, Picker, PinPad, UntaggedPicker
+from companion.ui.screens.scoring import ScoringScreen
+from companion.ui.screens.settings import SettingsScreen
+from companion.ui.screens.tags import TagsScreen
 from companion.ui.table import TableScreen
-from companion.ui.widgets import AttackView, NewGameScreen, StatusBar
+from companion.ui.widgets import AttackView, StatusBar
 from companion.view import AttackEvent
 
 if TYPE_CHECKING:
@@ -97,13 +91,13 @@ SCREENS: dict[str, Callable[..., Any]] = {
     "pastgames": PastGamesScreen,
     "report": Later("companion.ui.report", "ReportScreen"),
     "stats": Later("companion.ui.report", "StatsScreen"),
-    # Tschak! (companion.ui.tschak): its module is imported when its first screen is built
-    "tschak_setup": Later("companion.ui.tschak", "TschakSetupScreen"),
-    "tschak_catalog": Later("companion.ui.tschak", "TschakCatalogScreen"),
-    "tschak_tower": Later("companion.ui.tschak", "TschakTowerScreen"),
-    "tschak_floor": Later("companion.ui.tschak", "TschakFloorScreen"),
-    "tschak_verdict": Later("companion.ui.tschak", "TschakVerdictScreen"),
-    "tschak_final": Later("companion.ui.tschak", "TschakFinalScreen"),
+    # Tschak! (companion.kinds.tschak.screens): imported when its first screen is built
+    "tschak_setup": Later("companion.kinds.tschak.screens.setup", "TschakSetupScreen"),
+    "tschak_catalog": Later("companion.kinds.tschak.screens.catalog", "TschakCatalogScreen"),
+    "tschak_tower": Later("companion.kinds.tschak.screens.tower", "TschakTowerScreen"),
+    "tschak_floor": Later("companion.kinds.tschak.screens.floor", "TschakFloorScreen"),
+    "tschak_verdict": Later("companion.kinds.tschak.screens.verdict", "TschakVerdictScreen"),
+    "tschak_final": Later("companion.kinds.tschak.screens.final", "TschakFinalScreen"),
 }
 
 
@@ -340,7 +334,7 @@ class CompanionApp(App):
     def tschak(self) -> Any:
         """The Tschak! controller (companion.tschak_control), made when first needed."""
         if self._tschak is None:
-            from companion.ui.tschak import make_control
+            from companion.kinds.tschak.screens.base import make_control
 
             self._tschak = make_control(self)
         return self._tschak
@@ -349,7 +343,7 @@ class CompanionApp(App):
         """The Tschak! screen of the game (or set-up) on the table; None without one."""
         if self._tschak is None or not self._tschak.active:
             return None
-        from companion.ui.tschak import PHASE_SCREENS as TSCHAK_HOME
+        from companion.kinds.tschak.screens.base import PHASE_SCREENS as TSCHAK_HOME
 
         return TSCHAK_HOME[self._tschak.phase]
 
@@ -382,7 +376,7 @@ class CompanionApp(App):
             self.screen("tags").scanned(uid)
             return
         if self.tschak_home() is not None or self.screens.current == "tschak_catalog":
-            from companion.ui.tschak import tschak_scan
+            from companion.kinds.tschak.screens.base import tschak_scan
 
             tschak_scan(self, uid)
             return
@@ -608,7 +602,7 @@ class CompanionApp(App):
         built without starting its hardware, as the test harness does) the pick goes to the
         controller at once."""
         if self.tschak_home() is not None or self.screens.current == "tschak_catalog":
-            from companion.ui.tschak import open_tschak_drawer
+            from companion.kinds.tschak.screens.base import open_tschak_drawer
 
             open_tschak_drawer()
             return
@@ -669,7 +663,7 @@ class CompanionApp(App):
                    for b in _badges()]  # fmt: skip
         if edition == "tschak":  # its 68 cards, in words
             found = components(edition, ("card",), ())
-            entries += [(tschak_card_words(c.name), lambda c=c: bind(c)) for c in found]
+            entries += [(component_words(c), lambda c=c: bind(c)) for c in found]
         else:
             for c in catalog_components(edition, cards=("starter", "reserve", "dungeon", "promo"),
                                         tokens=True):  # fmt: skip

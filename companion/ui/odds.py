@@ -135,7 +135,7 @@ class OddsView(ModalView):
             box.add_widget(row)
         box.add_widget(Label())
         close = _("Close")
-        from companion.ui.screens import big_button
+        from companion.ui.screens.kit import big_button
 
         box.add_widget(
             big_button(close, lambda: self.dismiss(animation=False), height=52, font_size="22sp")

@@ -25,7 +25,7 @@ from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.charts import Bar, BarData, LineData, Series
 from companion.ui.colours import colour, letter
 from companion.ui.layouts import Layout
-from companion.ui.screens import edition_title, part_name
+from companion.ui.screens.kit import edition_title, part_name
 
 RAGE = (0.85, 0.3, 0.2, 1)
 PART_COLOURS = {

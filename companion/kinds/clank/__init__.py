@@ -6,11 +6,15 @@ draw wired in) ``companion.table``; this module is what the shared layers see of
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, cast
 
-from companion.kinds.base import JSON, GameTable
+from companion.kinds.base import JSON, GameTable, TagTarget
 from companion.msg import Refusal
 from companion.rules import RuleError, make_setup
+from companion.rules.setup import as_listed
+from companion.story import GameHistory
 from companion.table import Table, draw_record
 
 
@@ -37,10 +41,19 @@ class ClankKind:
             "seats": list(setup.players),
             "commitment": t.commitment,
             "client_seed": setup.client_seed,
+            # the numbers no rulebook prints that the game plays with: the set-up above
+            # writes out the edition's own values too, which read back as corrections
+            "unconfirmed": list(setup.unconfirmed),
         }
 
-    def rebuild_table(self, setup: JSON, server_seed: str | None) -> GameTable:
-        return Table(make_setup(setup), server_seed)
+    def rebuild_table(self, record: JSON, server_seed: str | None) -> GameTable:
+        setup = make_setup(record["setup"])
+        unconfirmed = record.get("unconfirmed")
+        if isinstance(unconfirmed, list) and all(isinstance(u, str) for u in unconfirmed):
+            setup = replace(setup, unconfirmed=tuple(unconfirmed))
+        else:  # a log written before it kept them: the edition's own numbers listed
+            setup = as_listed(setup)
+        return Table(setup, server_seed)
 
     def commitment(self, table: GameTable) -> str:
         return _table(table).commitment
@@ -66,6 +79,44 @@ class ClankKind:
         if odds is not None:  # what the next dragon draw would do (ends_game too)
             out["odds"] = odds_json(odds)
         return out
+
+    charted = True
+
+    def story(
+        self, game_id: int, row: Mapping[str, Any], records: list[JSON], setup: Any
+    ) -> GameHistory:
+        from companion.kinds.clank.story import story
+
+        return story(game_id, row, records, setup)
+
+    # ---------------------------------------------------------- its box's tags
+    @property
+    def titles(self) -> Mapping[str, str]:
+        from companion.kinds.clank.tags import TITLES
+
+        return TITLES
+
+    def english_title(self, edition: str) -> str:
+        from companion.kinds.clank.tags import english_title
+
+        return english_title(edition)
+
+    def resolve_component(self, edition: str | None, kind: str, name: str) -> TagTarget:
+        from companion.kinds.clank.tags import resolve
+
+        return resolve(edition, kind, name)
+
+    def components(
+        self, edition: str, kinds: Iterable[str], sets: Iterable[str], party: bool
+    ) -> Sequence[TagTarget]:
+        from companion.kinds.clank.tags import components
+
+        return components(edition, kinds, sets, party)
+
+    def component_words(self, name: str) -> str:
+        from companion.kinds.clank.tags import words
+
+        return words(name)
 
 
 KIND = ClankKind()

@@ -5,10 +5,12 @@ played (a Clank! table never loads them)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.kinds.base import JSON, GameTable
+from companion.kinds.base import JSON, GameTable, TagTarget
 from companion.msg import Refusal
+from companion.story import GameHistory
 
 
 def _errors() -> tuple[type[Exception], ...]:
@@ -27,7 +29,7 @@ class TschakKind:
         return _errors()
 
     def new_table(self, options: JSON, server_seed: str | None = None) -> GameTable:
-        from companion.tschak_table import TschakTable
+        from companion.kinds.tschak.table import TschakTable
 
         return TschakTable(options)
 
@@ -40,8 +42,9 @@ class TschakKind:
             "client_seed": "",
         }
 
-    def rebuild_table(self, setup: JSON, server_seed: str | None) -> GameTable:
-        from companion.tschak_table import TschakTable
+    def rebuild_table(self, record: JSON, server_seed: str | None) -> GameTable:
+        setup = record["setup"]
+        from companion.kinds.tschak.table import TschakTable
 
         return TschakTable(setup)
 
@@ -57,13 +60,51 @@ class TschakKind:
         return over
 
     def refusal(self, error: Exception, during: str | None = None) -> Refusal | None:
+        from companion.kinds.tschak.table import tschak_refusal
         from companion.tschak import TschakError
-        from companion.tschak_table import tschak_refusal
 
         return tschak_refusal(error, during) if isinstance(error, TschakError) else None
 
     def output(self, table: GameTable) -> JSON:
         return table.snapshot()
+
+    charted = False
+
+    def story(
+        self, game_id: int, row: Mapping[str, Any], records: list[JSON], setup: Any
+    ) -> GameHistory:
+        from companion.kinds.tschak.story import story
+
+        return story(game_id, row, records, setup)
+
+    # ---------------------------------------------------------- its box's tags
+    @property
+    def titles(self) -> Mapping[str, str]:
+        from companion.kinds.tschak.tags import TITLES
+
+        return TITLES
+
+    def english_title(self, edition: str) -> str:
+        from companion.kinds.tschak.tags import english_title
+
+        return english_title(edition)
+
+    def resolve_component(self, edition: str | None, kind: str, name: str) -> TagTarget:
+        from companion.kinds.tschak.tags import resolve
+
+        return resolve(edition, kind, name)
+
+    def components(
+        self, edition: str, kinds: Iterable[str], sets: Iterable[str], party: bool
+    ) -> Sequence[TagTarget]:
+        from companion.kinds.tschak.tags import components
+
+        return components(edition, kinds, sets, party)
+
+    def component_words(self, name: str) -> str:
+        from companion.kinds.tschak.tags import words
+
+        return words(name)
 
 
 KIND = TschakKind()

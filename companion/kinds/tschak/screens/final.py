@@ -1,0 +1,118 @@
+"""The end of a Tschak! game: each player scans their two piles against the game; then
+the winner first and large, and the breakdown. Layout in kv/tschak/final.kv."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.i18n import _
+from companion.kinds.tschak.screens.base import TschakScreen
+from companion.kinds.tschak.screens.popups import Choices, confirm_close
+from companion.kinds.tschak.screens.widgets import Seated, Tschak, button, cell, ctl, sync, tinted
+from companion.kinds.tschak.views import FinalView, TschakView
+from companion.ui.colours import colour, letter, text_colour
+
+LAYOUTS = (*Tschak.layouts, "tschak/final.kv")
+
+
+class PilePanel(Seated, ButtonBehavior, BoxLayout):
+    layouts = LAYOUTS
+    player = StringProperty("")
+    selected = BooleanProperty(False)
+    count_text = StringProperty("")
+    status_text = StringProperty("")
+    status = StringProperty("")
+    cards_text = StringProperty("")
+
+    def on_release(self) -> None:
+        ctl().select(self.player)
+
+
+class TschakFinalScreen(TschakScreen):
+    """The end: each player scans their two piles against the game; then the winner
+    first and large, and the breakdown."""
+
+    layouts = LAYOUTS
+
+    revealed = BooleanProperty(False)
+    winner_text = StringProperty("")
+    tie_note = StringProperty("")
+
+    def show_tschak(self, view: TschakView) -> None:
+        super().show_tschak(view)
+        final = view.final
+        if final is None:
+            return
+        self.revealed = final.revealed
+        self.winner_text = final.winner_text
+        self.tie_note = final.tie_note
+        if not self.part_changed(final):
+            return
+        if final.revealed:
+            self._result(final)
+        else:
+            self._piles(final)
+
+    def _piles(self, final: FinalView) -> None:
+        for panel, p in zip(
+            sync(self.ids.piles, len(final.piles), PilePanel), final.piles, strict=True
+        ):
+            panel.player = p.player
+            panel.name_text = p.label
+            panel.letter_text = letter(p.colour)
+            panel.swatch = list(colour(p.colour))
+            panel.tint = tinted(colour(p.colour), 0.3)
+            panel.ink = list(text_colour(p.colour))
+            panel.selected = p.selected
+            panel.count_text = f"{len(p.scanned)} / {p.expected}"
+            panel.status_text = p.status_text
+            panel.status = p.status
+            panel.cards_text = " · ".join(c.words for c in p.scanned[-3:])
+
+    def _result(self, final: FinalView) -> None:
+        grid = self.ids.table
+        grid.clear_widgets()
+        grid.cols = 1 + len(final.columns)
+        grid.cols_minimum = {0: 250}
+        elixir_row = _("Elixir")
+        if any(col.elixir_choices for col in final.columns):  # room for its buttons
+            grid.rows_minimum = {1 + final.rows.index(elixir_row): 62}
+        else:
+            grid.rows_minimum = {}
+        grid.add_widget(cell(""))
+        for col in final.columns:
+            grid.add_widget(cell(f"{col.place}. {col.label}", bold=True, color=colour(col.colour)))
+        for i, row in enumerate(final.rows):
+            total = i == len(final.rows) - 1
+            grid.add_widget(cell(row, halign="left", bold=total, color=(0.8, 0.82, 0.88, 1)))
+            for col in final.columns:
+                text = col.cells[i]
+                if col.elixir_choices and row == elixir_row:
+                    choose = partial(self.elixir, col.player, col.label, col.elixir_choices)
+                    grid.add_widget(
+                        button(text, choose, height=60, full_font_size="20sp", min_font_size="18sp")
+                    )
+                    continue
+                grid.add_widget(cell(text, bold=total, full_font_size="26sp" if total else "20sp"))
+
+    def elixir(self, player: str, label: str, choices: Sequence[tuple[str, str | None]]) -> None:
+        entries = [
+            (text, partial(ctl().choose_elixir, player, discard)) for text, discard in choices
+        ]
+        Choices(
+            _("{player}: the elixir discards which monster?").format(player=label), entries
+        ).open()
+
+    def reveal(self) -> None:
+        ctl().reveal()
+
+    def show_piles(self) -> None:
+        ctl().show_piles()
+
+    def close_game(self) -> None:
+        confirm_close()

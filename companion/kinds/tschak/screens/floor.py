@@ -1,0 +1,135 @@
+"""A Tschak! floor's teams (or the trophies' last cards): a panel per player, in the
+player's colour, filled card by card from the reader or by tapping. Layout in
+kv/tschak/floor.kv."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.i18n import _, player_name
+from companion.kinds.tschak.screens.base import TschakScreen
+from companion.kinds.tschak.screens.popups import CardPicker
+from companion.kinds.tschak.screens.widgets import CardChip, Seated, Tschak, ctl, sync, tinted
+from companion.kinds.tschak.views import CardView, TeamView, TschakView, card_view
+from companion.ui.colours import colour, letter, text_colour
+
+LAYOUTS = (*Tschak.layouts, "tschak/floor.kv")
+
+
+class TeamPanel(Seated, BoxLayout):
+    """One player's team on the floor being entered, in the player's colour: the cards
+    entered (a tap takes one back), the empty slots (a tap adds a card), whether the
+    team is complete or wrong, and whether it takes the misplay penalty."""
+
+    layouts = LAYOUTS
+
+    player = StringProperty("")
+    selected = BooleanProperty(False)
+    status_text = StringProperty("")
+    status_colour = ListProperty([0.85, 0.87, 0.9, 1])
+    misplay_text = StringProperty("")
+
+    def show(self, team: TeamView, trophies: bool) -> None:
+        self.player = team.player
+        self.name_text = team.label
+        self.letter_text = letter(team.colour)
+        self.swatch = list(colour(team.colour))
+        self.tint = tinted(colour(team.colour), 0.3)
+        self.ink = list(text_colour(team.colour))
+        self.selected = team.selected
+        player = team.player
+        shown: list[tuple[CardView | None, Callable[[], Any], bool]] = [
+            (card, partial(ctl().remove_card, player, i), False)
+            for i, card in enumerate(team.cards)
+        ]
+        if trophies and team.known is not None and not team.cards:
+            shown.append((team.known, partial(self.pick, player), True))
+        while len(shown) < team.slots:
+            shown.append((None, partial(self.pick, player), False))
+        for widget, (card, action, faded) in zip(
+            sync(self.ids.cards, len(shown), CardChip), shown, strict=True
+        ):
+            widget.set_card(card, _("tap or scan"))
+            widget.action = action
+            widget.faded = faded
+        if trophies:
+            if team.cards:
+                self.status_text, good = _("last card"), True
+            elif team.known is not None:
+                self.status_text, good = _("known from the hand"), True
+            else:
+                self.status_text, good = _("scan the last card"), False
+        elif team.state == "complete":
+            self.status_text, good = _("team complete"), True
+        elif team.state == "illegal":
+            self.status_text, good = team.problem, False  # (the misplay button says it)
+        else:
+            n = len(team.cards)
+            self.status_text = _("{n} of {slots} cards").format(n=n, slots=team.slots)
+            good = False
+        self.status_colour = [0.55, 0.9, 0.55, 1] if good else [1, 0.8, 0.5, 1]
+        if team.misplay:
+            self.misplay_text = _("Misplay: penalty")
+        elif team.state == "illegal":
+            self.misplay_text = _("{problem} · misplay?").format(problem=team.problem)
+        else:
+            self.misplay_text = ""
+
+    def pick(self, player: str) -> None:
+        open_hero_picker(player)
+
+    def choose(self) -> None:
+        ctl().select(self.player)
+
+    def toggle_misplay(self) -> None:
+        ctl().toggle_misplay(self.player)
+
+
+def open_hero_picker(player: str) -> None:
+    c = ctl()
+    cards = [card_view(n) for n in c.hand_choices(player)]
+    title = _("{player}: which card?").format(player=player_name(player, capital=True))
+    CardPicker(title, cards, lambda n: c.add_card(n, player)).open()
+
+
+class TschakFloorScreen(TschakScreen):
+    """A floor's teams (or the trophies' last cards): a panel per player."""
+
+    layouts = LAYOUTS
+
+    monster_text = StringProperty("")
+    treasure_text = StringProperty("")
+    trophies = BooleanProperty(False)
+    can_resolve = BooleanProperty(False)
+    resolve_text = StringProperty("")
+
+    def show_tschak(self, view: TschakView) -> None:
+        super().show_tschak(view)
+        self.trophies = view.phase == "trophies"
+        self.can_resolve = view.can_resolve
+        if self.trophies:
+            self.resolve_text = _("Award the trophies")
+            self.monster_text = self.treasure_text = ""
+        else:
+            self.resolve_text = _("Resolve floor {floor}").format(floor=view.floor)
+            current = next((f for f in view.floors if f.current), None)
+            if current is not None and current.monster and current.treasure:
+                self.monster_text = _("Weakest takes: {card}").format(card=current.monster.words)
+                self.treasure_text = _("Strongest takes: {card}").format(
+                    card=current.treasure.words
+                )
+        for panel, team in zip(
+            sync(self.ids.teams, len(view.teams), TeamPanel), view.teams, strict=True
+        ):
+            panel.show(team, self.trophies)
+
+    def resolve(self) -> None:
+        if self.trophies:
+            ctl().resolve_trophies()
+        else:
+            ctl().resolve_floor()

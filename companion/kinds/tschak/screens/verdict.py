@@ -1,0 +1,111 @@
+"""The verdict of a Tschak! floor: every team's strength large, who takes the treasure
+and the monster, and why (the tie chain in words); for a tower's trophies, the gold and
+the passing of the hands. Layout in kv/tschak/verdict.kv."""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from companion.i18n import _
+from companion.kinds.tschak.screens.base import TschakScreen
+from companion.kinds.tschak.screens.widgets import Seated, Tschak, ctl, tinted
+from companion.kinds.tschak.views import FloorVerdictView, TrophyVerdictView, TschakView
+from companion.ui.colours import colour, letter, text_colour
+
+LAYOUTS = (*Tschak.layouts, "tschak/verdict.kv")
+
+
+class VerdictColumn(Seated, BoxLayout):
+    """A team after the floor: its strength large, what it takes, what it counted."""
+
+    layouts = LAYOUTS
+
+    strength = StringProperty("")
+    takes = StringProperty("")
+    takes_text = StringProperty("")
+    detail = StringProperty("")
+
+
+class TrophyRow(Seated, BoxLayout):
+    layouts = LAYOUTS
+    card_text = StringProperty("")
+    gold = StringProperty("")
+    note = StringProperty("")
+
+
+class TschakVerdictScreen(TschakScreen):
+    """The verdict: every team's strength large, who takes the treasure and the monster,
+    and why (the tie chain in words). For the trophies: the gold and the passing."""
+
+    layouts = LAYOUTS
+
+    reasons = StringProperty("")
+    passing = StringProperty("")
+    continue_text = StringProperty("")
+    trophies = BooleanProperty(False)
+
+    def show_tschak(self, view: TschakView) -> None:
+        super().show_tschak(view)
+        if not self.part_changed((view.verdict, view.trophies)):
+            return  # the same verdict: nothing to build again
+        box = self.ids.columns
+        box.clear_widgets()
+        if view.verdict is not None:
+            self.trophies = False
+            self._floor(view.verdict)
+            nxt = view.verdict.floor + 1
+            self.continue_text = (
+                _("Next: floor {floor}").format(floor=nxt) if nxt <= 3 else _("Next: the trophies")
+            )
+        elif view.trophies is not None:
+            self.trophies = True
+            self._trophies(view.trophies)
+            self.continue_text = (
+                _("Next: the scores")
+                if view.trophies.last_tower
+                else _("Next: tower {tower}").format(tower=view.trophies.tower + 1)
+            )
+
+    def _floor(self, v: FloorVerdictView) -> None:
+        self.reasons = "\n".join(v.reasons)
+        self.passing = ""
+        box = self.ids.columns
+        box.orientation = "horizontal"
+        for t in v.teams:
+            column = VerdictColumn(
+                name_text=t.label,
+                letter_text=letter(t.colour),
+                swatch=list(colour(t.colour)),
+                tint=tinted(colour(t.colour), 0.3),
+                ink=list(text_colour(t.colour)),
+                strength=str(t.strength),
+                takes=t.takes,
+                takes_text=(_("misplay") + " · " if t.misplay else "") + t.takes_text,
+                detail=t.detail,
+            )
+            box.add_widget(column)
+
+    def _trophies(self, v: TrophyVerdictView) -> None:
+        self.reasons = "\n".join(v.reasons)
+        self.passing = v.passing
+        box = self.ids.columns
+        box.orientation = "vertical"
+        for r in v.rows:
+            box.add_widget(
+                TrophyRow(
+                    name_text=r.label,
+                    letter_text=letter(r.colour),
+                    swatch=list(colour(r.colour)),
+                    tint=tinted(colour(r.colour), 0.3),
+                    ink=list(text_colour(r.colour)),
+                    card_text=r.card.words if r.card else "—",
+                    gold=str(r.gold),
+                    note=r.note,
+                )
+            )
+        box.add_widget(Widget())  # the rows at the top
+
+    def go_on(self) -> None:
+        ctl().go_on()

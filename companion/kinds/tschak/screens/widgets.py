@@ -1,0 +1,163 @@
+"""The pieces every Tschak! screen is made of: a card as a chip in its own colour, a big
+button whose words always fit, a cell of a table of figures, a player's part in their
+colour. Layout in kv/tschak/widgets.kv."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.utils import escape_markup
+
+from companion.kinds.tschak.views import CardView
+from companion.ui.layouts import Layout
+from companion.ui.widgets import FitLabel
+
+# the cards' backgrounds as the box prints them (T-C4): mages blue, warriors green,
+# dwarves red, artifacts lilac; monsters dark, treasures gold
+GROUP_COLOURS: dict[str, tuple[float, float, float, float]] = {
+    "mage": (0.2, 0.4, 0.86, 1),
+    "warrior": (0.16, 0.56, 0.28, 1),
+    "dwarf": (0.78, 0.22, 0.18, 1),
+    "artifact": (0.62, 0.45, 0.84, 1),
+    "monster": (0.4, 0.3, 0.34, 1),
+    "treasure": (0.86, 0.68, 0.16, 1),
+}
+DARK_GROUPS = {"treasure"}
+EMPTY = (0.22, 0.23, 0.27, 1)
+
+
+def app() -> Any:
+    return App.get_running_app()
+
+
+def ctl() -> Any:
+    """The app's Tschak! controller."""
+    return app().tschak
+
+
+def tinted(rgba: Sequence[float], amount: float) -> list[float]:
+    """A player's colour, faded towards the background (behind their part)."""
+    base = (0.14, 0.15, 0.18)
+    return [base[i] + (rgba[i] - base[i]) * amount for i in range(3)] + [1]
+
+
+class Tschak(Layout):
+    """Inherited first by every Tschak! widget: the pieces' rules are in
+    kv/tschak/widgets.kv; a screen or a widget with rules of its own names its layout
+    after them."""
+
+    layouts: tuple[str, ...] = ("tschak/widgets.kv",)
+
+
+class CardChip(Tschak, ButtonBehavior, BoxLayout):
+    """A card as the table sees it: its background colour, its number large, its name
+    and weapon. Empty, it is a slot to fill (a tap adds a card)."""
+
+    group = StringProperty("")
+    title = StringProperty("")
+    figure = StringProperty("")
+    weapon = StringProperty("")
+    swatch = ListProperty(list(EMPTY))
+    ink = ListProperty([1, 1, 1, 1])
+    faded = BooleanProperty(False)
+    figure_size = NumericProperty(34)
+    label_text = StringProperty("")
+    notation = StringProperty("")  # the card shown ("" for an empty slot)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.action: Callable[[], Any] | None = None
+
+    def on_release(self) -> None:
+        if self.action is not None:
+            self.action()
+
+    def set_card(self, card: CardView | None, empty: str = "") -> CardChip:
+        self.notation = card.notation if card is not None else ""
+        if card is None:
+            self.group, self.figure, self.weapon = "", "+", ""
+            self.title = empty
+            self.swatch = list(EMPTY)
+            self.ink = [0.85, 0.87, 0.9, 1]
+            self.label_text = escape_markup(empty)
+            return self
+        self.group = card.group
+        self.title = card.title
+        self.figure = card.figure
+        self.weapon = card.weapon
+        self.swatch = list(GROUP_COLOURS.get(card.group, EMPTY))
+        self.ink = [0.08, 0.08, 0.1, 1] if card.group in DARK_GROUPS else [1, 1, 1, 1]
+        self.label_text = f"[b]{escape_markup(card.title)}[/b]"
+        if card.weapon:
+            self.label_text += " " + escape_markup(card.weapon)
+        return self
+
+
+def chip(
+    card: CardView | None, on_press: Callable[[], Any] | None = None, empty: str = "", **kw: Any
+) -> CardChip:
+    widget = CardChip(**kw).set_card(card, empty)
+    widget.action = on_press
+    return widget
+
+
+def sync(box: Any, count: int, make: Callable[[], Any]) -> list[Any]:
+    """The box's children made ``count`` (reused, added, removed), first to last: a
+    redraw changes the widgets it has instead of building new ones."""
+    children = list(reversed(box.children))
+    while len(children) < count:
+        widget = make()
+        box.add_widget(widget)
+        children.append(widget)
+    while len(children) > count:
+        box.remove_widget(children.pop())
+    return children
+
+
+class TschakButton(Tschak, ButtonBehavior, FitLabel):
+    """A big button whose words always fit (they shrink, then wrap, never cut)."""
+
+    background = ListProperty([0.25, 0.27, 0.32, 1])
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.action: Callable[[], Any] | None = None
+
+    def on_release(self) -> None:
+        if self.action is not None:
+            self.action()
+
+
+def button(text: str, on_press: Callable[[], Any], **kw: Any) -> TschakButton:
+    kw.setdefault("size_hint_y", None)
+    kw.setdefault("height", 56)
+    widget = TschakButton(text=text, **kw)
+    widget.action = on_press
+    return widget
+
+
+class Seated(Tschak):
+    """A player's part of a Tschak! screen, in the player's colour: name, letter, swatch,
+    the tint behind it and the ink on it."""
+
+    name_text = StringProperty("")
+    letter_text = StringProperty("")
+    swatch = ListProperty([1, 1, 1, 1])
+    tint = ListProperty([0.2, 0.2, 0.2, 1])
+    ink = ListProperty([1, 1, 1, 1])
+
+
+class CellLabel(Tschak, FitLabel):
+    pass
+
+
+def cell(text: str, **kw: Any) -> CellLabel:
+    """A cell of a table of figures; an arrow (n → n²) needs DejaVuSans (Roboto has none)."""
+    if "→" in text:
+        kw["font_name"] = "DejaVuSans"
+    return CellLabel(text=text, **kw)

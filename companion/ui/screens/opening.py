@@ -1,0 +1,70 @@
+"""The opening: the set-up checklist, the commitment (text and QR code), the opening row
+as it is dealt, and the seed words the table types. Layout in kv/opening.kv."""
+
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.i18n import _
+from companion.ui.layouts import Layout
+from companion.ui.screens.kit import app, grouped
+from companion.view import TableView
+
+
+def docked_keyboard_height() -> float:
+    """The height of Kivy's on-screen keyboard docked at the bottom (the kiosk), else 0."""
+    from kivy.core.window import Window
+    from kivy.uix.vkeyboard import VKeyboard
+
+    if not getattr(Window, "docked_vkeyboard", False):
+        return 0
+    return max((w.height * w.scale for w in Window.children if isinstance(w, VKeyboard)),
+               default=0)  # fmt: skip
+
+
+class OpeningScreen(Layout, Screen):
+    """Set-up checklist, the commitment (text and QR), the opening row, the seed words."""
+
+    layouts = ("opening.kv",)
+
+    checklist = StringProperty("")
+    commitment = StringProperty("")
+    commitment_text = StringProperty("")  # all 64 digits, in groups of 8
+    row_text = StringProperty("")
+    seed_text = StringProperty("")
+
+    def redraw(self, view: TableView) -> None:
+        ctl = app().controller
+        self.checklist = "\n".join(f"• {line}" for line in ctl.checklist())
+        self.commitment = view.commitment
+        self.commitment_text = grouped(view.commitment, per_line=2)
+        row = list(view.opening or ())
+        self.row_text = _("Opening row ({n} of {size}): {cards}").format(
+            n=len(row),
+            size=view.row_size,
+            cards=", ".join(row) or _("scan the cards as you deal them"),
+        )
+        seed = ctl.client_seed()
+        self.seed_text = _("Client seed: {seed}").format(seed=seed or _("(empty)"))
+        words = self.ids.words
+        if words.text != view.words and not words.focus:
+            words.text = view.words
+
+    keyboard_room = NumericProperty(0)  # the on-screen keyboard's height, while typing
+
+    def typing(self, focused: bool) -> None:
+        """The words field took (or left) the focus: in the kiosk, Kivy's on-screen
+        keyboard docks at the bottom; the field moves up above it."""
+        Clock.schedule_once(lambda dt: self._make_room(focused), 0)
+
+    def _make_room(self, focused: bool) -> None:
+        height = docked_keyboard_height() if focused else 0
+        self.keyboard_room = max(0, height - self.to_window(self.x, self.y)[1])
+
+    def words_changed(self, text: str) -> None:
+        ctl = app().controller
+        if ctl.opening is not None and text != ctl.words:
+            ctl.set_words(text)
+            self.seed_text = _("Client seed: {seed}").format(seed=ctl.client_seed() or "-")

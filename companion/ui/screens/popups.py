@@ -1,0 +1,211 @@
+"""The pop-ups the screens share: a list to pick from, a question before what cannot be
+taken back, the picker of a revealed card without a tag, and the admin PIN pad.
+
+Layout in kv/popups.kv; the behaviour here only calls the controller (or the app).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+
+from companion.i18n import _, ngettext
+from companion.pin import MAX_DIGITS, Lockout
+from companion.store.tags import resolve
+from companion.ui.layouts import Layout
+from companion.ui.screens.kit import app, big_button
+
+
+class Picker(Layout, ModalView):
+    """A scrolling list of big buttons; the chosen entry's callback runs on release."""
+
+    layouts = ("popups.kv",)
+
+    title = StringProperty("")
+
+    def __init__(
+        self, title: str, entries: Sequence[tuple[str, Callable[[], Any]]], **kw: Any
+    ) -> None:
+        super().__init__(size_hint=(0.96, 0.94), **kw)
+        self.title = title
+        grid: GridLayout = self.ids.grid
+        grid.add_widget(big_button(_("Close"), self.close, background_color=(0.4, 0.2, 0.2, 1)))
+        for text, action in entries:
+            grid.add_widget(big_button(text, partial(self._choose, action)))
+
+    def close(self) -> None:
+        self.dismiss(animation=False)  # gone at once: the next tap reaches the table
+
+    def _choose(self, action: Callable[[], Any]) -> None:
+        self.close()
+        action()
+
+
+class Confirm(Layout, ModalView):
+    """A question before something that cannot be taken back: one tap never does it.
+    "Cancel" and the action, far apart; the action runs on release."""
+
+    layouts = ("popups.kv",)
+
+    question = StringProperty("")
+    note = StringProperty("")
+    yes_text = StringProperty("")
+    cancel_text = StringProperty("")
+
+    def __init__(
+        self, question: str, yes: str, action: Callable[[], Any], note: str = "", **kw: Any
+    ) -> None:
+        super().__init__(size_hint=(0.9, None), height=300, **kw)
+        self.question = question
+        self.note = note
+        self.yes_text = yes
+        self.cancel_text = _("Cancel")
+        self.action = action
+
+    def close(self) -> None:
+        self.dismiss(animation=False)
+
+    def confirm(self) -> None:
+        self.close()
+        self.action()
+
+
+class UntaggedPicker(Layout, ModalView):
+    """A revealed card without a tag: the edition's dungeon cards to pick from, with a
+    search field (the on-screen keyboard in the kiosk), and at the top the two quick
+    choices that only say whether the card shows the dragon-attack symbol. A picked card
+    is revealed as if scanned: its Danger and its Arrive count."""
+
+    layouts = ("popups.kv",)
+
+    title = StringProperty("")
+    query = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(size_hint=(0.98, 0.96), **kw)
+        self.title = _("Which card was revealed?")
+        ctl = app().controller
+        self.edition = ctl.edition
+        self.cards = ctl.dungeon_cards()
+        self.show_cards()
+
+    def close(self) -> None:
+        self.dismiss(animation=False)
+
+    def on_query(self, *args: Any) -> None:
+        self.show_cards()
+
+    def matching(self) -> list[tuple[str, bool]]:
+        words = self.query.casefold().replace("'", "").split()
+        return [(name, dragon) for name, dragon in self.cards
+                if all(w in name.casefold().replace("'", "") for w in words)]  # fmt: skip
+
+    def show_cards(self) -> None:
+        grid = self.ids.cards
+        grid.clear_widgets()
+        for name, dragon in self.matching():
+            grid.add_widget(
+                big_button(
+                    name,
+                    partial(self.pick, name),
+                    font_size="20sp",
+                    background_color=(0.45, 0.17, 0.13, 1) if dragon else (0.25, 0.27, 0.32, 1),
+                )
+            )
+        if not grid.children:
+            grid.add_widget(Label(text=_("No card has that name."), font_size="20sp",
+                                  size_hint_y=None, height=56))  # fmt: skip
+
+    def pick(self, name: str) -> None:
+        self.close()
+        app().controller.scan_component(resolve("card", self.edition, name))
+
+    def untagged(self, dragon: bool) -> None:
+        self.close()
+        app().controller.reveal_untagged(dragon)
+
+
+class PinPad(Layout, ModalView):
+    """The admin PIN, asked before Settings open (and before a tag is re-bound during a
+    game). Typed, then OK: the app's ``Lockout`` counts wrong PINs, and while it holds
+    the pad after too many the keys take nothing and the pad says how long to wait."""
+
+    layouts = ("popups.kv",)
+
+    entered = StringProperty("")
+    message = StringProperty("")
+    locked = BooleanProperty(False)
+
+    def __init__(
+        self,
+        on_unlock: Callable[[], Any],
+        *,
+        check: Callable[[str], bool],
+        lockout: Lockout,
+        prompt: str = "",
+        **kw: Any,
+    ) -> None:
+        super().__init__(**kw)
+        self.on_unlock = on_unlock
+        self.check = check
+        self.lockout = lockout
+        self.prompt = prompt or _("Admin PIN")
+        self.message = self.prompt
+        self._ticking: Any = None
+        self.refresh()
+
+    def digit(self, key: str) -> None:
+        """A key of the pad: a digit, "clear" or "ok"."""
+        if self.refresh():
+            return  # locked out: the keys take nothing
+        if key == "clear":
+            self.entered = ""
+            self.message = self.prompt
+        elif key == "ok":
+            self.submit()
+        elif key.isdigit() and len(self.entered) < MAX_DIGITS:
+            self.entered += key
+
+    def submit(self) -> None:
+        if not self.entered:
+            return
+        entered, self.entered = self.entered, ""
+        result = self.lockout.attempt(entered, self.check)
+        if result:
+            self.dismiss(animation=False)
+            self.on_unlock()
+        elif not self.refresh():
+            self.message = _("Wrong PIN")
+
+    def refresh(self, *args: Any) -> bool:
+        """Show the lock-out while it lasts; True while the pad is locked."""
+        wait = self.lockout.wait()
+        was_locked, self.locked = self.locked, wait > 0
+        if self.locked:
+            self.message = ngettext(
+                "Too many wrong PINs: wait {n} second",
+                "Too many wrong PINs: wait {n} seconds",
+                wait,
+            ).format(n=wait)
+            if self._ticking is None:
+                self._ticking = Clock.schedule_interval(self.refresh, 0.25)
+        else:
+            if was_locked:
+                self.message = self.prompt
+            self._stop_ticking()
+        return self.locked
+
+    def _stop_ticking(self) -> None:
+        if self._ticking is not None:
+            self._ticking.cancel()
+            self._ticking = None
+
+    def on_dismiss(self) -> None:
+        self._stop_ticking()

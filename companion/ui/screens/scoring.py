@@ -1,0 +1,177 @@
+"""The end of a game: the winner, each player's total and breakdown, the decks scanned
+(or added by hand), and the proof as a QR code. Layout in kv/scoring.kv."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import partial
+from typing import Any
+
+from kivy.properties import ListProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.i18n import _, ed_, ngettext, player_name
+from companion.ui.colours import colour, letter, text_colour
+from companion.ui.layouts import Layout
+from companion.ui.qr import ProofView
+from companion.ui.screens.choices import catalog_components
+from companion.ui.screens.kit import app, big_button, grouped, part_name, proof_data
+from companion.ui.screens.popups import Picker
+from companion.view import TableView
+
+
+class ScoringScreen(Layout, Screen):
+    """The end as an event: the winner first and large, each player's total on their
+    button, the chosen player's breakdown and deck (scanned or added by hand), and the
+    verification data as a QR code that a tap shows full screen."""
+
+    layouts = ("scoring.kv",)
+
+    player = StringProperty("")
+    winner_text = StringProperty("")
+    winner_swatch = ListProperty([0.3, 0.3, 0.35, 1])
+    winner_ink = ListProperty([1, 1, 1, 1])
+    heading = StringProperty("")
+    place_text = StringProperty("")
+    parts_text = StringProperty("")
+    notes_text = StringProperty("")
+    ranking_text = StringProperty("")
+    seed_text = StringProperty("")
+    head_text = StringProperty("")  # the chain head in full, in groups of 8
+    qr_data = StringProperty("")
+    players = ListProperty([])
+
+    def redraw(self, view: TableView | None = None) -> None:
+        if view is None:
+            view = app().controller.view()
+        if not view.players:
+            return
+        self.players = [p.name for p in view.players]
+        self.player = view.scoring or self.players[0]
+        self._show_winner(view)
+        self._show_player(view)
+        self._show_selector(view)
+        self._show_proof(view)
+
+    def _show_winner(self, view: Any) -> None:
+        ranking = view.ranking
+        if not ranking:
+            self.winner_text = ""
+            return
+        first = ranking[0]
+        self.winner_text = _("{player} wins — {score}").format(
+            player=player_name(first.player, capital=True), score=first.score
+        )
+        if len(ranking) > 1 and ranking[1].score == first.score:
+            self.winner_text += "  " + _("(tie broken by the best artifact)")
+        self.winner_swatch = list(colour(first.player))
+        self.winner_ink = list(text_colour(first.player))
+        rows = []
+        for r in ranking:
+            tied = [o for o in ranking if o.score == r.score and o is not r]
+            note = _(" (tie broken by the best artifact)") if tied else ""
+            rows.append(
+                _("{place}. {player}: {score} VP").format(
+                    place=r.place, player=player_name(r.player, capital=True), score=r.score
+                )
+                + note
+            )
+        self.ranking_text = "\n".join(rows)
+
+    def _show_player(self, view: TableView) -> None:
+        ctl = app().controller
+        score = next((s for s in view.scores if s.player == self.player), None)
+        cards = list(score.deck) if score is not None else []
+        self.heading = ngettext(
+            "{player}: {n} card scanned. Tap a card to take it out.",
+            "{player}: {n} cards scanned. Tap a card to take it out.",
+            len(cards),
+        ).format(player=player_name(self.player, capital=True), n=len(cards))
+        place = next((r for r in view.ranking if r.player == self.player), None)
+        self.place_text = (
+            _("{place}. {player}: {score} VP").format(
+                place=place.place, player=player_name(self.player, capital=True), score=place.score
+            )
+            if place is not None
+            else player_name(self.player, capital=True)
+        )
+        edition = view.edition
+        reasons = {
+            "no artifact": _("no artifact"),
+            "knocked out in the Depths": ed_(edition, "knocked out in the Depths"),
+        }
+        parts = score.parts if score is not None else ()
+        lines = [f"{part_name(k, edition)}: {v}" for k, v in parts]
+        if score is not None and not score.qualifies:
+            lines.insert(0, f"[color=ff8866]{reasons.get(score.reason, score.reason)}[/color]")
+        total = _("Total")
+        lines.append(f"[b]{total}: {score.total if score is not None else 0}[/b]")
+        self.parts_text = "\n".join(lines)
+        self.notes_text = "\n".join(score.notes) if score is not None else ""
+        grid = self.ids.deck
+        grid.clear_widgets()
+        for name, n in sorted(Counter(cards).items()):
+            grid.add_widget(
+                big_button(
+                    f"{name} ×{n}" if n > 1 else name,
+                    partial(ctl.remove_from_deck, name),
+                    height=48,
+                    font_size="20sp",
+                )
+            )
+
+    def _show_selector(self, view: Any) -> None:
+        ctl = app().controller
+        selector = self.ids.selector
+        selector.clear_widgets()
+        compact = len(view.players) > 4
+        for p in view.players:
+            score = p.score if p.score is not None else 0
+            chosen = p.name == self.player
+            who = (
+                letter(p.name)
+                if compact
+                else f"{letter(p.name)} · " + player_name(p.name, capital=True)
+            )
+            selector.add_widget(
+                big_button(
+                    who + "\n" + _("{score} VP").format(score=score),
+                    partial(ctl.score_player, p.name),
+                    background_color=colour(p.name) if chosen else _dim(colour(p.name)),
+                    color=text_colour(p.name) if chosen else (1, 1, 1, 1),
+                    bold=chosen,
+                    height=56,
+                    font_size="20sp",
+                    shorten=False,
+                    line_height=0.95,
+                )
+            )
+
+    def _show_proof(self, view: TableView) -> None:
+        seed = view.server_seed or ""
+        self.seed_text = grouped(seed, per_line=2)
+        game = view.game
+        head = view.head
+        self.head_text = grouped(head, per_line=2)
+        self.qr_data = proof_data(game, view.commitment, seed, view.client_seed, head)
+
+    def show_proof(self) -> None:
+        """The QR code full screen, with the seed and the chain head in full."""
+        ProofView(self.qr_data, self.seed_text, self.head_text).open()
+
+    def add_card(self) -> None:
+        ctl = app().controller
+        edition = ctl.edition
+        picks = catalog_components(
+            edition, cards=("starter", "reserve", "dungeon", "promo"), tokens=False
+        )
+        Picker(
+            _("Add a card to {player}'s deck").format(player=player_name(self.player)),
+            [(c.name, partial(ctl.add_to_deck, c.name)) for c in picks],
+        ).open()
+
+
+def _dim(rgba: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """A player's colour, dimmed towards the background (a button not chosen)."""
+    base = (0.14, 0.15, 0.18)
+    return (*(base[i] + (rgba[i] - base[i]) * 0.45 for i in range(3)), 1)  # type: ignore[return-value]

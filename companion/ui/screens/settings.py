@@ -1,0 +1,158 @@
+"""The settings, behind the admin PIN: the language, the reader picked from a list, the
+pins by name, a new admin PIN, Abandon and Quit. Layout in kv/settings.kv."""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from typing import Any
+
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.config import LANGUAGES
+from companion.i18n import N_, _
+from companion.pin import hash_pin
+from companion.ui.layouts import Layout
+from companion.ui.screens.kit import app
+from companion.ui.screens.popups import Picker
+
+SERIAL_PORTS = ("/dev/serial0", "/dev/ttyUSB0", "/dev/ttyAMA0")
+PIN_NAMES = {
+    "end_turn": N_("End turn button"),
+    "undo": N_("Undo button"),
+    "led_green": N_("Green LED"),
+    "led_red": N_("Red LED"),
+    "buzzer": N_("Buzzer"),
+}
+
+
+def reader_names() -> dict[str, str]:
+    """Each kind of hardware.readers.READERS as a person knows it."""
+    return {
+        "fake": _("Simulated (no reader)"),
+        "mfrc522": _("MFRC522 on SPI"),
+        "pn532": "PN532",
+        "rdm6300": "RDM6300",
+        "wedge": _("Keyboard wedge (USB)"),
+    }
+
+
+def reader_choices() -> list[tuple[str, str]]:
+    """The readers the companion supports (hardware.readers.READERS), as a person picks
+    one: (spec, what the button says); a serial reader once per usual port."""
+    from hardware.readers import READERS
+
+    names = reader_names()
+    out = []
+    for kind in READERS.values():
+        name = names.get(kind.name, kind.name)
+        if kind.needs_arg:
+            for port in SERIAL_PORTS:
+                label = _("{reader} on {port}").format(reader=name, port=port)
+                out.append((f"{kind.name}:{port}", label))
+        else:
+            out.append((kind.name, name))
+    return out
+
+
+def reader_kind(spec: str) -> tuple[str, str]:
+    """(kind, serial port) of a reader spec: 'pn532:/dev/serial0,x' -> ('pn532', '/dev/serial0')."""
+    from hardware.readers import READERS
+
+    head, _colon, rest = spec.strip().partition(":")
+    kind = head.partition(",")[0].strip().lower()
+    serial = kind in READERS and bool(READERS[kind].needs_arg)
+    port = rest.partition(",")[0].strip() if serial else ""
+    return kind, port
+
+
+def reader_label(spec: str) -> str:
+    """The reader a spec names, in words (never the wedge's device path)."""
+    kind, port = reader_kind(spec)
+    for choice, label in reader_choices():
+        if reader_kind(choice) == (kind, port):
+            return label
+    name = reader_names().get(kind, kind)
+    return _("{reader} on {port}").format(reader=name, port=port) if port else name
+
+
+class SettingsScreen(Layout, Screen):
+    """For people: the language (the chosen one marked), the reader picked from a list,
+    the pins in a table with their names; no file paths, no internal keys."""
+
+    layouts = ("settings.kv",)
+
+    message = StringProperty("")
+    language = StringProperty("")
+    reader_text = StringProperty("")
+    details = StringProperty("")
+    has_game = BooleanProperty(False)
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.message = ""
+        self.refresh()
+
+    def refresh(self) -> None:
+        from companion.i18n import current_language
+
+        settings = app().settings_
+        self.language = current_language()
+        self.reader_text = reader_label(settings.reader.spec)
+        pins = self.ids.pins
+        pins.clear_widgets()
+        for f in dataclasses.fields(settings.gpio):
+            pins.add_widget(Label(text=_(PIN_NAMES.get(f.name, f.name)), font_size="20sp",
+                                  halign="center", valign="middle", size_hint_y=None,
+                                  height=52))  # fmt: skip
+        for f in dataclasses.fields(settings.gpio):
+            pins.add_widget(Label(text=str(getattr(settings.gpio, f.name)), font_size="26sp",
+                                  bold=True, size_hint_y=None, height=34,
+                                  halign="center"))  # fmt: skip
+        for w in pins.children:
+            w.bind(width=lambda w, width: setattr(w, "text_size", (width - 4, None)))
+        ctl = app().controller
+        self.has_game = ctl.phase in ("opening", "playing")
+        self.details = ""
+        found = ctl.setup_numbers()
+        if found is not None:
+            rage_start, health, unconfirmed = found
+            numbers = _("Edition numbers: rage start {r}, health {h}; unconfirmed: {u}")
+            self.details = numbers.format(
+                r=rage_start, h=health, u=", ".join(unconfirmed) or _("none")
+            )
+
+    def choose_reader(self) -> None:
+        current = reader_kind(app().settings_.reader.spec)
+        entries = []
+        for spec, label in reader_choices():
+            chosen = reader_kind(spec) == current
+            shown = _("{reader} (chosen)").format(reader=label) if chosen else label
+            entries.append((shown, lambda spec=spec: self.set_reader(spec)))
+        Picker(_("Reader"), entries).open()
+
+    def set_reader(self, spec: str) -> None:
+        current = app().settings_.reader.spec
+        if reader_kind(spec) == reader_kind(current):
+            spec = current  # the same reader: its options (bus, reset pin) stay
+        if self.save(reader={"spec": spec}):
+            self.refresh()
+
+    def save(self, **changes: Any) -> bool:
+        problem = app().save_settings(**changes)
+        if problem:
+            self.message = problem
+            return False
+        self.message = _("Saved; the reader changes at the next start.")
+        return True
+
+    def set_language(self, language: str) -> None:
+        if language in LANGUAGES:
+            app().set_language(language)
+
+    def new_pin(self) -> None:
+        """A new random PIN: saved as its hash, shown once (here) to be written down."""
+        pin = f"{secrets.randbelow(10**4):04d}"
+        if self.save(app={"admin_pin_hash": hash_pin(pin), "admin_pin": ""}):
+            self.message = _("The new admin PIN is {pin}: write it down.").format(pin=pin)

@@ -1,0 +1,108 @@
+"""The tags screen: enroll one tag, walk a whole box (bulk), or re-bind a tag; while it
+listens, the next scan is its own. Layout in kv/tags.kv."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.i18n import _, ngettext
+from companion.store.tags import BulkEnrollment, TagError
+from companion.ui.layouts import Layout
+from companion.ui.screens.kit import app
+
+
+class TagsScreen(Layout, Screen):
+    """Enroll one tag, walk a whole box (bulk), or re-bind a tag: the next scan is ours."""
+
+    layouts = ("tags.kv",)
+
+    mode = StringProperty("")  # "", "enroll", "rebind", "bulk"
+    prompt = StringProperty("")
+    summary = StringProperty("")
+    edition = StringProperty("clank")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bulk: BulkEnrollment | None = None
+
+    def on_pre_enter(self, *args: Any) -> None:
+        ctl = app().controller
+        if ctl.phase != "none":
+            self.edition = ctl.edition
+        self.refresh()
+
+    def on_leave(self, *args: Any) -> None:
+        self.stop()
+
+    def refresh(self) -> None:
+        count = app().controller.tag_count()
+        self.summary = ngettext("{n} tag enrolled", "{n} tags enrolled", count).format(n=count)
+        if self.mode == "":
+            self.prompt = _("Choose what the next scans do.")
+
+    def start(self, mode: str) -> None:
+        """Listen for the next scans: "enroll", "bulk" or "rebind". Re-binding during a
+        game (of Clank! or of Tschak!) changes what the table's tags mean: it needs the
+        admin PIN first."""
+        a = app()
+        in_game = a.controller.phase in ("opening", "playing", "scoring")
+        if mode == "rebind" and (in_game or a.tschak_home() is not None):
+            a.ask_pin(lambda: self._start(mode), prompt=_("Admin PIN: re-bind a tag during a game"))
+            return
+        self._start(mode)
+
+    def _start(self, mode: str) -> None:
+        self.mode = mode
+        if mode == "bulk":
+            self.bulk = app().controller.bulk_enrollment(self.edition)
+            self.prompt = self.bulk.progress().localized()
+        elif mode == "enroll":
+            self.prompt = _("Scan the new tag.")
+        elif mode == "rebind":
+            self.prompt = _("Scan the tag to re-bind.")
+
+    def stop(self) -> None:
+        self.mode = ""
+        self.bulk = None
+        self.refresh()
+
+    def skip(self) -> None:
+        if self.bulk is not None:
+            self.bulk.skip()
+            self.prompt = self.bulk.progress().localized()
+
+    def scanned(self, uid: str) -> None:
+        """A raw tag scan while this screen listens."""
+        if self.mode == "bulk" and self.bulk is not None:
+            try:
+                binding = self.bulk.scanned(uid)
+            except TagError as e:
+                self.prompt = e.localized() + "\n" + self.bulk.progress().localized()
+                return
+            self.prompt = (
+                _("{uid} is {component}").format(
+                    uid=binding.uid, component=binding.component.localized()
+                )
+                + "\n"
+                + self.bulk.progress().localized()
+            )
+            if self.bulk.done:
+                self.mode = ""
+            self.refresh()
+            return
+        if self.mode in ("enroll", "rebind"):
+            current = app().controller.tag(uid)
+            if current is not None and self.mode == "enroll":
+                self.prompt = _("{uid} is already {component}: use Re-bind").format(
+                    uid=uid, component=current.localized()
+                )
+                return
+            app().choose_binding(uid, rebind=self.mode == "rebind", then=self._bound)
+
+    def _bound(self, message: str) -> None:
+        self.prompt = message
+        self.mode = ""
+        self.refresh()
