@@ -117,15 +117,33 @@ def test_a_full_pack_a_sold_out_market_and_a_freed_prisoner_are_not_offered(ui):
 
 
 def test_a_prisoner_freed_is_not_offered_again(ui):
-    playing(ui, "red", "blue", edition="catacombs")
+    """Once the table has given the box's count of each kind (no rulebook prints it), a
+    kind whose prisoners are all freed is offered no more."""
+    from companion.catalog import load_catalog
+
+    counts = {t.name: t.count for t in load_catalog("catacombs").tokens_of("prisoner")}
     ctl = ui.app.controller
+    with companion_draws_seed(SEED):
+        ctl.new_game({"edition": "catacombs", "players": ["red", "blue"], "prisoners": counts})
+    ctl.begin()
+    ui.frames(2)
     freed = [label for label in _offered("red") if label.startswith("Free prisoner")]
     assert freed
-    for _ in range(2):  # two adventurer prisoners in the box
+    for _ in range(counts["adventurer"]):  # every adventurer prisoner in the box
         assert ctl.do({"do": "prisoner", "player": "red", "name": "adventurer"})
     assert "Free prisoner: adventurer" not in _offered("red") + _offered("blue")
     assert "Free prisoner: barbarian" in _offered("blue")
     _every_offer_is_taken(ui, "red", "blue")
+
+
+def test_a_guessed_prisoner_count_does_not_stop_the_offer(ui):
+    """With the guessed counts the kind stays offered while the box has prisoners left
+    (a scan frees it all the same)."""
+    playing(ui, "red", "blue", edition="catacombs")
+    ctl = ui.app.controller
+    for _ in range(3):  # more than the guessed two
+        assert ctl.do({"do": "prisoner", "player": "red", "name": "adventurer"})
+    assert "Free prisoner: adventurer" in _offered("blue")
 
 
 def test_a_ghost_is_offered_only_while_the_treasury_has_one(ui):

@@ -1,6 +1,6 @@
 // A Clank! companion game export (JSON Lines), checked in the browser or in node 20: a
 // second implementation of companion/verify_log.py's checks, written from docs/proof.md
-// and FAIR_DRAW.md, with no dependency (WebCrypto does SHA-256 and HMAC).
+// and FAIR_DRAW.md, with no dependency (SHA-256 and HMAC: WebCrypto, else sha256.js).
 //
 //   const { ok, status, message, draws, head, final } = await verifyExport(text);
 //   status: "ok" (every draw recomputed and equal, or a game without a dragon bag chained
@@ -8,7 +8,9 @@
 //   chosen outside the companion, or lost with its seal key), "sealed" (the game runs:
 //   its seed is not revealed). draws: how many were recomputed; head: the last record's
 //   hash; final: the log ends with a "close" record (the head to photograph).
-//   Without WebCrypto (a page served over plain http) it rejects with an Error.
+//   Without WebCrypto (a page served over plain http) sha256.js computes the same bytes.
+
+import { hmacSha256, sha256 } from "./sha256.js";
 
 const FORMAT = "clank-companion-log";
 const VERSION = 1;
@@ -167,9 +169,23 @@ function same(a, b) {
 }
 
 // ------------------------------------------------------------------------ crypto
-// A browser gives WebCrypto to secure contexts only (https, localhost): elsewhere
-// verifyExport rejects with an Error (no verdict) rather than call a good log failed.
+// A browser gives WebCrypto to secure contexts only (https, localhost); a phone opening
+// the Pi's page over plain http has none: sha256.js computes the same bytes there.
+// hash(bytes): the SHA-256 digest; mac(key): HMAC-SHA256 with that key, a function of
+// the message. Both async either way; a digest is a Uint8Array of 32 bytes.
 const subtle = globalThis.crypto?.subtle;
+const { hash, mac } = subtle
+  ? {
+      hash: async (bytes) => new Uint8Array(await subtle.digest("SHA-256", bytes)),
+      mac: async (raw) => {
+        const key = await subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+        return async (msg) => new Uint8Array(await subtle.sign("HMAC", key, msg));
+      },
+    }
+  : {
+      hash: async (bytes) => sha256(bytes),
+      mac: async (raw) => async (msg) => hmacSha256(raw, msg),
+    };
 const utf8 = (s) => new TextEncoder().encode(s);
 const SEED_HEX = /^[0-9a-fA-F]{64}$/; // a server seed: 32 bytes as hex
 
@@ -180,7 +196,7 @@ function hexBytes(hex) {
 }
 
 async function sha256Hex(bytes) {
-  const digest = new Uint8Array(await subtle.digest("SHA-256", bytes));
+  const digest = await hash(bytes);
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -189,7 +205,7 @@ async function sha256Hex(bytes) {
 // is black, the seats in order, ghost; a drawn cube leaves, the rest keep their order,
 // so the bag stays one run per kind: the index is found by the runs' counts.
 export async function drawCubes(seedHex, clientSeed, nonce, bag, seats, m) {
-  const key = await subtle.importKey("raw", hexBytes(seedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const sign = await mac(hexBytes(seedHex));
   const kinds = ["black", ...seats, "ghost"];
   const left = kinds.map((k) => Number((Object.hasOwn(bag, k) && bag[k]) || 0));
   let size = left.reduce((a, b) => a + b, 0);
@@ -197,8 +213,9 @@ export async function drawCubes(seedHex, clientSeed, nonce, bag, seats, m) {
   let block = 0;
   const next = async () => {
     if (words.length === 0) {
-      const mac = new DataView(await subtle.sign("HMAC", key, utf8(`${clientSeed}:${nonce}:${block++}`)));
-      for (let i = 0; i < 32; i += 4) words.push(mac.getUint32(i, false));
+      const out = await sign(utf8(`${clientSeed}:${nonce}:${block++}`));
+      const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+      for (let i = 0; i < 32; i += 4) words.push(view.getUint32(i, false));
     }
     return words.shift();
   };
@@ -438,7 +455,6 @@ async function check(header, records) {
 }
 
 export async function verifyExport(text) {
-  if (!subtle) throw new Error("WebCrypto is missing: open this page over https or from localhost");
   let s;
   try {
     s = await check(...readExport(text));
