@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.ui.drawn import DrawnText
@@ -134,11 +135,12 @@ def problems(root: Widget, figures: Collection[Widget | DrawnText] = frozenset()
         outer = label.parent
         if isinstance(outer, Widget) and outer is not label and shown(outer):
             a, b = box(label), box(outer)
+            # a scroll view shows its content a window at a time: only its width must fit
+            scrolled = isinstance(outer, ScrollView)
             if (
                 a.x < b.x - 1
-                or a.y < b.y - 1
                 or a.x + a.w > b.x + b.w + 1
-                or (a.y + a.h > b.y + b.h + 1)
+                or (not scrolled and (a.y < b.y - 1 or a.y + a.h > b.y + b.h + 1))
             ):
                 found.append(f"text {label.text!r} sticks out of its place")
     buttons = targets(root)
