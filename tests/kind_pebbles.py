@@ -192,5 +192,8 @@ class PebbleKind:
     def component_words(self, name: str) -> str:
         return name
 
+    def table_face(self) -> None:
+        return None
+
 
 KIND = PebbleKind()

@@ -71,6 +71,34 @@ class GameTable(Protocol):
     def snapshot(self) -> JSON: ...
 
 
+class TableFace(Protocol):
+    """The touchscreen's side of a kind whose games have screens of their own (beside the
+    app's built-in table): its screens, the controller that drives them, where a scan
+    goes while one of them is on."""
+
+    @property
+    def screens(self) -> Mapping[str, tuple[str, str]]:
+        """Each screen's name and (module, class): imported when first built."""
+        ...
+
+    @property
+    def phase_screens(self) -> Mapping[str, str]:
+        """The screen of each phase of the kind's controller."""
+        ...
+
+    def make_control(self, app: Any) -> Any:
+        """The kind's controller for this app (its store, its tag registry)."""
+        ...
+
+    def scan(self, app: Any, uid: str) -> None:
+        """A tag scanned while one of the kind's screens is on."""
+        ...
+
+    def open_drawer(self) -> None:
+        """The simulated reader's drawer of the kind's components."""
+        ...
+
+
 class GameKind(Protocol):
     """One box: how its games are set up, recorded and replayed."""
 
@@ -168,4 +196,8 @@ class GameKind(Protocol):
 
     def component_words(self, name: str) -> str:
         """What a component (by the name a tag keeps) shows, in the table's words."""
+        ...
+
+    def table_face(self) -> TableFace | None:
+        """The kind's own screens on the touchscreen (None: the app's table serves it)."""
         ...

@@ -32,6 +32,8 @@ from companion.i18n import (
     reader_state,
     set_language,
 )
+from companion.kinds import editions, kind_of
+from companion.kinds.base import TableFace
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
 from companion.store.tags import TagError, component_words, components
@@ -91,14 +93,25 @@ SCREENS: dict[str, Callable[..., Any]] = {
     "pastgames": PastGamesScreen,
     "report": Later("companion.ui.report", "ReportScreen"),
     "stats": Later("companion.ui.report", "StatsScreen"),
-    # Tschak! (companion.kinds.tschak.screens): imported when its first screen is built
-    "tschak_setup": Later("companion.kinds.tschak.screens.setup", "TschakSetupScreen"),
-    "tschak_catalog": Later("companion.kinds.tschak.screens.catalog", "TschakCatalogScreen"),
-    "tschak_tower": Later("companion.kinds.tschak.screens.tower", "TschakTowerScreen"),
-    "tschak_floor": Later("companion.kinds.tschak.screens.floor", "TschakFloorScreen"),
-    "tschak_verdict": Later("companion.kinds.tschak.screens.verdict", "TschakVerdictScreen"),
-    "tschak_final": Later("companion.kinds.tschak.screens.final", "TschakFinalScreen"),
 }
+
+
+def own_screens() -> TableFace:
+    """The screens of the game kind that has screens of its own (the kinds' registry
+    says which): built when first shown, from the module its face names."""
+    for edition in editions():
+        face = kind_of(edition).table_face()
+        if face is not None:
+            return face
+    raise LookupError("no game kind has screens of its own")
+
+
+def screen_factory(name: str) -> Callable[..., Any]:
+    """The class of a screen: the app's own, or a game kind's (imported when first built)."""
+    if name in SCREENS:
+        return SCREENS[name]
+    module, cls = own_screens().screens[name]
+    return Later(module, cls)
 
 
 class CompanionApp(App):
@@ -332,24 +345,21 @@ class CompanionApp(App):
 
     @property
     def tschak(self) -> Any:
-        """The Tschak! controller (companion.tschak_control), made when first needed."""
+        """The controller of the kind with screens of its own (Tschak!), made when first
+        needed, by its kind (``GameKind.table_face``)."""
         if self._tschak is None:
-            from companion.kinds.tschak.screens.base import make_control
-
-            self._tschak = make_control(self)
+            self._tschak = own_screens().make_control(self)
         return self._tschak
 
     def tschak_home(self) -> str | None:
         """The Tschak! screen of the game (or set-up) on the table; None without one."""
         if self._tschak is None or not self._tschak.active:
             return None
-        from companion.kinds.tschak.screens.base import PHASE_SCREENS as TSCHAK_HOME
-
-        return TSCHAK_HOME[self._tschak.phase]
+        return own_screens().phase_screens[self._tschak.phase]
 
     def screen(self, name: str) -> Any:
         if not self.screens.has_screen(name):
-            self.screens.add_widget(SCREENS[name](name=name))
+            self.screens.add_widget(screen_factory(name)(name=name))
         return self.screens.get_screen(name)
 
     def show_screen(self, name: str) -> None:
@@ -376,9 +386,7 @@ class CompanionApp(App):
             self.screen("tags").scanned(uid)
             return
         if self.tschak_home() is not None or self.screens.current == "tschak_catalog":
-            from companion.kinds.tschak.screens.base import tschak_scan
-
-            tschak_scan(self, uid)
+            own_screens().scan(self, uid)
             return
         self.controller.scan(uid)
 
@@ -602,9 +610,7 @@ class CompanionApp(App):
         built without starting its hardware, as the test harness does) the pick goes to the
         controller at once."""
         if self.tschak_home() is not None or self.screens.current == "tschak_catalog":
-            from companion.kinds.tschak.screens.base import open_tschak_drawer
-
-            open_tschak_drawer()
+            own_screens().open_drawer()
             return
         from companion.store.tags import Component
         from companion.ui.simulated import SimulatedTable

@@ -118,5 +118,8 @@ class ClankKind:
 
         return words(name)
 
+    def table_face(self) -> None:
+        return None  # the app's own table, opening and scoring screens
+
 
 KIND = ClankKind()

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.kinds.base import JSON, GameTable, TagTarget
+from companion.kinds.base import JSON, GameTable, TableFace, TagTarget
 from companion.msg import Refusal
 from companion.story import GameHistory
 
@@ -105,6 +105,11 @@ class TschakKind:
         from companion.kinds.tschak.tags import words
 
         return words(name)
+
+    def table_face(self) -> TableFace:
+        from companion.kinds.tschak.face import FACE
+
+        return FACE
 
 
 KIND = TschakKind()
