@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -30,6 +31,48 @@ class ActionLog(Protocol):
 # ``ending`` of ActionLog.record: {"server_seed", "reason", "ranking"} when a game with a
 # dragon bag ends (its seed revealed), {"reason", "ranking"} when a game without one
 # ends, {"ranking"} when a score changes after the end.
+
+
+class KindModules:
+    """A kind whose story and tag face are modules of its own, imported when first
+    asked for: ``story_module`` holds ``story(game_id, row, records, setup)``,
+    ``tags_module`` holds ``TITLES``, ``english_title``, ``resolve``, ``components`` and
+    ``words`` (see GameKind)."""
+
+    story_module: str
+    tags_module: str
+
+    def story(
+        self, game_id: int, row: Mapping[str, Any], records: list[JSON], setup: Any
+    ) -> GameHistory:
+        told: GameHistory = importlib.import_module(self.story_module).story(
+            game_id, row, records, setup
+        )
+        return told
+
+    def _tags(self) -> Any:
+        return importlib.import_module(self.tags_module)
+
+    @property
+    def titles(self) -> Mapping[str, str]:
+        titles: Mapping[str, str] = self._tags().TITLES
+        return titles
+
+    def english_title(self, edition: str) -> str:
+        return str(self._tags().english_title(edition))
+
+    def resolve_component(self, edition: str | None, kind: str, name: str) -> TagTarget:
+        found: TagTarget = self._tags().resolve(edition, kind, name)
+        return found
+
+    def components(
+        self, edition: str, kinds: Iterable[str], sets: Iterable[str], party: bool
+    ) -> Sequence[TagTarget]:
+        found: Sequence[TagTarget] = self._tags().components(edition, kinds, sets, party)
+        return found
+
+    def component_words(self, name: str) -> str:
+        return str(self._tags().words(name))
 
 
 class TagTarget(Protocol):

@@ -6,15 +6,13 @@ draw wired in) ``companion.table``; this module is what the shared layers see of
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
-from companion.kinds.base import JSON, GameTable, TagTarget
+from companion.kinds.base import JSON, GameTable, KindModules
 from companion.msg import Refusal
 from companion.rules import RuleError, make_setup
 from companion.rules.setup import as_listed
-from companion.story import GameHistory
 from companion.table import Table, draw_record
 
 
@@ -22,7 +20,11 @@ def _table(table: GameTable) -> Table:
     return cast(Table, table)
 
 
-class ClankKind:
+class ClankKind(KindModules):
+    # its story and its tags, in modules of its own (imported when first asked for)
+    story_module = "companion.kinds.clank.story"
+    tags_module = "companion.kinds.clank.tags"
+
     name = "clank"
     has_bag = True
     ending = "reveal"
@@ -81,42 +83,6 @@ class ClankKind:
         return out
 
     charted = True
-
-    def story(
-        self, game_id: int, row: Mapping[str, Any], records: list[JSON], setup: Any
-    ) -> GameHistory:
-        from companion.kinds.clank.story import story
-
-        return story(game_id, row, records, setup)
-
-    # ---------------------------------------------------------- its box's tags
-    @property
-    def titles(self) -> Mapping[str, str]:
-        from companion.kinds.clank.tags import TITLES
-
-        return TITLES
-
-    def english_title(self, edition: str) -> str:
-        from companion.kinds.clank.tags import english_title
-
-        return english_title(edition)
-
-    def resolve_component(self, edition: str | None, kind: str, name: str) -> TagTarget:
-        from companion.kinds.clank.tags import resolve
-
-        return resolve(edition, kind, name)
-
-    def components(
-        self, edition: str, kinds: Iterable[str], sets: Iterable[str], party: bool
-    ) -> Sequence[TagTarget]:
-        from companion.kinds.clank.tags import components
-
-        return components(edition, kinds, sets, party)
-
-    def component_words(self, name: str) -> str:
-        from companion.kinds.clank.tags import words
-
-        return words(name)
 
     def table_face(self) -> None:
         return None  # the app's own table, opening and scoring screens

@@ -5,12 +5,10 @@ played (a Clank! table never loads them)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.kinds.base import JSON, GameTable, TableFace, TagTarget
+from companion.kinds.base import JSON, GameTable, KindModules, TableFace
 from companion.msg import Refusal
-from companion.story import GameHistory
 
 
 def _errors() -> tuple[type[Exception], ...]:
@@ -19,7 +17,11 @@ def _errors() -> tuple[type[Exception], ...]:
     return (TschakError,)
 
 
-class TschakKind:
+class TschakKind(KindModules):
+    # its story and its tags, in modules of its own (imported when first asked for)
+    story_module = "companion.kinds.tschak.story"
+    tags_module = "companion.kinds.tschak.tags"
+
     name = "tschak"
     has_bag = False
     ending = "end"
@@ -69,42 +71,6 @@ class TschakKind:
         return table.snapshot()
 
     charted = False
-
-    def story(
-        self, game_id: int, row: Mapping[str, Any], records: list[JSON], setup: Any
-    ) -> GameHistory:
-        from companion.kinds.tschak.story import story
-
-        return story(game_id, row, records, setup)
-
-    # ---------------------------------------------------------- its box's tags
-    @property
-    def titles(self) -> Mapping[str, str]:
-        from companion.kinds.tschak.tags import TITLES
-
-        return TITLES
-
-    def english_title(self, edition: str) -> str:
-        from companion.kinds.tschak.tags import english_title
-
-        return english_title(edition)
-
-    def resolve_component(self, edition: str | None, kind: str, name: str) -> TagTarget:
-        from companion.kinds.tschak.tags import resolve
-
-        return resolve(edition, kind, name)
-
-    def components(
-        self, edition: str, kinds: Iterable[str], sets: Iterable[str], party: bool
-    ) -> Sequence[TagTarget]:
-        from companion.kinds.tschak.tags import components
-
-        return components(edition, kinds, sets, party)
-
-    def component_words(self, name: str) -> str:
-        from companion.kinds.tschak.tags import words
-
-        return words(name)
 
     def table_face(self) -> TableFace:
         from companion.kinds.tschak.face import FACE
