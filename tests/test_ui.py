@@ -382,7 +382,7 @@ def test_a_new_admin_pin_is_saved_as_a_hash_and_shown_once(ui, tmp_path, monkeyp
     assert ui.app.screens.current == "settings"
     settings = ui.app.screens.get_screen("settings")
     ui.tap("New admin PIN")
-    new = re.fullmatch(r"The new admin PIN is (\d{4}): write it down\.", settings.message)
+    new = re.fullmatch(r"The new admin PIN is (\d{6}): write it down\.", settings.message)
     assert new, settings.message
     text = path.read_text()
     assert "admin_pin =" not in text and "1357" not in text and new[1] not in text.split("$")[0]

@@ -153,6 +153,6 @@ class SettingsScreen(Layout, Screen):
 
     def new_pin(self) -> None:
         """A new random PIN: saved as its hash, shown once (here) to be written down."""
-        pin = f"{secrets.randbelow(10**4):04d}"
+        pin = f"{secrets.randbelow(10**6):06d}"  # as the installer makes it
         if self.save(app={"admin_pin_hash": hash_pin(pin), "admin_pin": ""}):
             self.message = _("The new admin PIN is {pin}: write it down.").format(pin=pin)
