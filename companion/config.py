@@ -28,6 +28,11 @@ see ``database_path``). A UTF-8 BOM at the start of the file is allowed. Example
     database = "/var/lib/clank-companion/games.db"
     admin_pin_hash = "scrypt$16384$8$1$..."   # companion.pin.hash_pin; opens Settings
 
+    [web]
+    enabled = true            # the read-only page for the players' phones (serve)
+    address = "0.0.0.0"       # 127.0.0.1: this machine only; 0.0.0.0: the network
+    port = 8765
+
 The admin PIN is kept only as a salted hash (``admin_pin_hash``). An older file's
 plain-text ``admin_pin`` (1 to 8 digits) still opens Settings, and is replaced by its
 hash the next time the settings are saved; with neither key the PIN is 2468.
@@ -80,10 +85,20 @@ class AppConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """``clank-companion serve``, the read-only page for the players' phones."""
+
+    enabled: bool = True
+    address: str = "127.0.0.1"  # an IP address: 0.0.0.0 (or ::) listens on every network
+    port: int = 8765
+
+
+@dataclass(frozen=True)
 class Config:
     reader: ReaderConfig = field(default_factory=ReaderConfig)
     gpio: PanelPins = field(default_factory=PanelPins)
     app: AppConfig = field(default_factory=AppConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: str = "defaults"
 
     @property
@@ -203,7 +218,7 @@ def parse_config(text: str, source: str) -> Config:
     except (ValueError, RecursionError) as e:  # TOMLDecodeError, a number too long
         problem = " ".join(str(e).split())
         raise ConfigError(N_("{where}: {problem}"), where=source, problem=problem) from None
-    unknown = set(raw) - {"reader", "gpio", "app"}
+    unknown = set(raw) - {"reader", "gpio", "app", "web"}
     if unknown:
         section = sorted(unknown)[0]
         raise ConfigError(
@@ -215,6 +230,7 @@ def parse_config(text: str, source: str) -> Config:
         reader=_section(f"{source} [reader]", ReaderConfig, raw.get("reader", {})),
         gpio=_section(f"{source} [gpio]", PanelPins, raw.get("gpio", {})),
         app=_section(f"{source} [app]", AppConfig, raw.get("app", {})),
+        web=_section(f"{source} [web]", WebConfig, raw.get("web", {})),
         source=source,
     )
     if config.reader.gone_after <= 0 or config.reader.window < 0:
@@ -236,6 +252,16 @@ def parse_config(text: str, source: str) -> Config:
             where=source,
             languages=", ".join(LANGUAGES),
         )
+    if not 1 <= config.web.port <= 65535:
+        raise ConfigError(
+            N_("{where} [web]: port must be a whole number from 1 to 65535"), where=source
+        )
+    if not _ip_address(config.web.address):
+        raise ConfigError(
+            N_("{where} [web]: address must be an IP address, such as 0.0.0.0, not {value}"),
+            where=source,
+            value=_shown(config.web.address),
+        )
     app = raw.get("app", {})
     if "admin_pin" in app and not pin.valid_pin(config.app.admin_pin):
         raise ConfigError(
@@ -252,6 +278,16 @@ def parse_config(text: str, source: str) -> Config:
     return config
 
 
+def _ip_address(text: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -263,7 +299,7 @@ def _toml_value(value: Any) -> str:
 def config_text(config: Config) -> str:
     """The configuration as TOML, every key written out (the PIN keys only when set)."""
     lines = ["# Clank! Table Companion settings (written by the Settings screen)"]
-    for section in ("reader", "gpio", "app"):
+    for section in ("reader", "gpio", "app", "web"):
         lines.append(f"\n[{section}]")
         part = getattr(config, section)
         for f in fields(part):

@@ -20,8 +20,11 @@ ETC=/etc/clank-companion
 STATE=/var/lib/clank-companion
 BACKUPS=/var/backups/clank-companion
 UNIT_DIR=/etc/systemd/system
-UNITS=(clank-companion.service clank-companion-backup.service clank-companion-backup.timer)
+UNITS=(clank-companion.service clank-companion-web.service clank-companion-backup.service
+    clank-companion-backup.timer)
 SERVICE=clank-companion.service
+WEB_SERVICE=clank-companion-web.service
+WEB_TOKEN=$STATE/games.db.web-token
 BACKUP_SERVICE=clank-companion-backup.service
 TIMER=clank-companion-backup.timer
 LINK=/usr/local/bin/clank-companion
@@ -42,6 +45,7 @@ APP_CHANGED=0
 UNITS_CHANGED=0
 SETTINGS_CHANGED=0
 ACCOUNT_CHANGED=0
+WEB_CHANGED=0
 REBOOT=0
 NEW_PIN=""
 
@@ -344,6 +348,48 @@ write_kivy_settings() {
     chmod 0640 "$file"
 }
 
+# The players' phones (clank-companion-web.service, docs/phones.md): a settings file
+# without a [web] section (written before there was one) gets the one a new
+# installation has, listening on the network.
+web_settings() {
+    local file="$root$ETC/config.toml"
+    grep -q '^\[web\]' "$file" && return 0
+    cat >>"$file" <<'EOF'
+
+[web]
+# the read-only page for the players' phones (clank-companion-web.service)
+enabled = true
+address = "0.0.0.0"
+port = 8765
+EOF
+    changed "added the players' phones ([web], port 8765) to $ETC/config.toml"
+    WEB_CHANGED=1
+}
+
+# [web] enabled in the settings (the installed companion reads them).
+web_enabled() {
+    "$root$VENV/bin/python" -c 'import sys
+from pathlib import Path
+from companion.config import load_config
+sys.exit(0 if load_config(Path(sys.argv[1])).web.enabled else 1)' "$root$ETC/config.toml"
+}
+
+# The phones' token, beside the database: made here, once, because the web unit may
+# only read the state folder. Owner-only, like the seal key; a damaged one is replaced.
+make_web_token() {
+    local file="$root$WEB_TOKEN" token
+    if ! grep -Eqx '[A-Za-z0-9_-]{43}' "$file" 2>/dev/null; then
+        token=$("$root$VENV/bin/python" -c 'import secrets
+print(secrets.token_urlsafe(32))') || die "could not draw the phones' token"
+        [[ "$token" =~ ^[A-Za-z0-9_-]{43}$ ]] || die "could not draw the phones' token"
+        (umask 077 && printf '%s\n' "$token" >"$file.new")
+        mv "$file.new" "$file"
+        changed "made the phones' token $WEB_TOKEN (the join link: journalctl -u $WEB_SERVICE)"
+    fi
+    chown "$SERVICE_USER:$SERVICE_USER" "$file"
+    chmod 0600 "$file"
+}
+
 install_units() {
     local unit
     for unit in "${UNITS[@]}"; do
@@ -357,7 +403,7 @@ install_units() {
     if [ "$UNITS_CHANGED" = 1 ]; then
         systemctl daemon-reload
     fi
-    for unit in "$SERVICE" "$TIMER"; do
+    for unit in "$SERVICE" "$WEB_SERVICE" "$TIMER"; do
         if ! systemctl is-enabled --quiet "$unit"; then
             systemctl enable --quiet "$unit"
             changed "set $unit to start at boot"
@@ -367,6 +413,16 @@ install_units() {
 
 start_services() {
     local what=$((APP_CHANGED + UNITS_CHANGED + SETTINGS_CHANGED + ACCOUNT_CHANGED))
+    # the phones' page first (unless [web] turns it off): the kiosk's start comes last
+    if ! web_enabled; then
+        :
+    elif ! systemctl is-active --quiet "$WEB_SERVICE"; then
+        systemctl start "$WEB_SERVICE"
+        changed "started $WEB_SERVICE"
+    elif [ $((APP_CHANGED + UNITS_CHANGED + ACCOUNT_CHANGED + WEB_CHANGED)) -gt 0 ]; then
+        systemctl restart "$WEB_SERVICE"
+        changed "restarted $WEB_SERVICE with the new version and settings"
+    fi
     if ! systemctl is-active --quiet "$SERVICE"; then
         systemctl start "$SERVICE"
         changed "started $SERVICE"
@@ -390,6 +446,8 @@ install_all() {
     install_app
     link_command
     write_settings
+    web_settings
+    make_web_token
     write_kivy_settings
     install_units
     if [ "${NO_START:-0}" = 1 ]; then

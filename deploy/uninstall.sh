@@ -24,7 +24,7 @@ case "${1:-}" in
 esac
 
 require_root
-for unit in "$TIMER" "$SERVICE"; do
+for unit in "$TIMER" "$WEB_SERVICE" "$SERVICE"; do
     if systemctl is-active --quiet "$unit"; then
         systemctl stop "$unit"
         changed "stopped $unit"
@@ -56,6 +56,7 @@ remove "$LINK" "removed $LINK"
 remove "$OPT" "removed the program $OPT"
 if [ "$PURGE" = 1 ]; then
     remove "$UNIT_DIR/$SERVICE.d" "removed your changes to the service ($UNIT_DIR/$SERVICE.d)"
+    remove "$UNIT_DIR/$WEB_SERVICE.d" "removed your changes to the phones' page ($UNIT_DIR/$WEB_SERVICE.d)"
     remove "$ETC" "removed the settings $ETC"
     if getent passwd "$SERVICE_USER" >/dev/null; then
         userdel "$SERVICE_USER"

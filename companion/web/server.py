@@ -1,0 +1,617 @@
+"""``clank-companion serve``: the table's game for every player's phone, read-only.
+
+One aiohttp application in a process of its own. It reads the game database read-only
+(``companion.web.reader``) and never the seal key; the table's app stays the only
+writer, and nothing that happens here can touch the game.
+
+- ``/`` the page (with ``?t=TOKEN`` the first time: the token is then kept in a cookie);
+  ``/static/NAME`` its script and style, served from memory;
+- ``/api/state`` (``?game=N``) the newest game (or game N): ``{"game", "state", ...}``,
+  ``state`` being the table script's ``replay --json`` output;
+- ``/api/events``: Server-Sent Events, the same object after every committed change;
+- ``/api/proof``, ``/api/export``, ``/api/bgstats`` (``?game=N``): once that game has
+  ended, else 404 and nothing more;
+- ``/api/words``: the page's words in the table's language.
+
+Every request needs the token (``?t=``, ``Authorization: Bearer``, or the cookie);
+without it the answer is 403 with an empty body, whatever was asked. One watcher looks at
+the database ten times a second (SQLite's ``PRAGMA data_version`` and two ``stat`` calls;
+the game is read only when they change, and every two seconds in any case) and pushes a
+change to every open stream at once, so that it reaches the phones within a few hundred
+milliseconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import signal
+import socket
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+from aiohttp.http_exceptions import HttpProcessingError
+
+from companion.resources import package_path
+from companion.web.access import load_token, token_matches
+from companion.web.reader import Games, NoSuchGame, ReplayedGame, Unavailable
+from companion.web.words import page_words
+
+log = logging.getLogger("companion.web")
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+POLL_SECONDS = 0.1  # how often the watcher looks at the database files
+RECHECK_SECONDS = 2.0  # the database itself is read at least this often
+KEEPALIVE_SECONDS = 15.0  # a comment on a quiet stream: dead phones are found
+MAX_STREAMS = 200  # open event streams at once (a table has at most six phones each)
+MAX_QUERY = 2048  # bytes of a query string
+MAX_LINE = 4096  # bytes of the request line, and of one header
+MAX_HEADERS = 64  # headers of one request
+COOKIE = "clank_table"
+COOKIE_SECONDS = 12 * 3600  # an evening
+GAME_DIGITS = 18  # a game number has at most this many digits
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+}
+JSON_TYPE = "application/json; charset=utf-8"
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _json(obj: Any) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def static_files(folder: Path | None = None) -> dict[str, tuple[bytes, str]]:
+    """The page's files, read once: name -> (bytes, content type). Only these names are
+    ever served (no path is looked up on the disk per request)."""
+    folder = folder or package_path("web", "static")
+    files = {}
+    for path in sorted(folder.iterdir()):
+        kind = CONTENT_TYPES.get(path.suffix)
+        if kind is not None and path.is_file() and not path.name.startswith("."):
+            files[path.name] = (path.read_bytes(), kind)
+    return files
+
+
+class _OneLine(logging.Filter):
+    """The web side's log holds no traceback: an exception is its one-line message. A
+    request the HTTP parser refused is said without its content (the token may be in
+    it), as what it is: a client's mistake, not the server's."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            e = record.exc_info[1]
+            if isinstance(e, HttpProcessingError):
+                record.msg = f"refused a malformed request ({type(e).__name__}, {e.code})"
+                record.levelno, record.levelname = logging.INFO, "INFO"
+            else:
+                record.msg = f"{record.getMessage()}: {type(e).__name__}: {e}"
+            record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True
+
+
+class _AccessLog(AbstractAccessLogger):
+    """Method, path and status only: never the query (the token may be in it)."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        level = logging.WARNING if response.status >= 500 else logging.DEBUG
+        self.logger.log(level, "%s %s %s", request.method, request.path, response.status)
+
+
+class Hub:
+    """The newest game as every stream sends it: the bytes, and a version that grows
+    with each change; streams wait on it instead of asking."""
+
+    def __init__(self) -> None:
+        self.status = 503
+        self.body = _json({"game": None, "error": "starting"})
+        self.version = 0
+        self.streams = 0
+        self.closed = False
+        self._changed = asyncio.Event()
+
+    def publish(self, status: int, body: bytes) -> None:
+        self.status, self.body = status, body
+        self.version += 1
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self._changed.set()
+
+    async def wait(self, seen: int, timeout: float) -> bool:
+        """Until the version is no longer ``seen`` (True) or ``timeout`` passed."""
+        if self.version != seen or self.closed:
+            return True
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), timeout)
+            return True
+        return False
+
+
+class WebCompanion:
+    """The application's state: the database's games (read in one worker thread), the
+    hub, the token, the page's files and words."""
+
+    def __init__(self, database: Path, token: str, *, poll: float = POLL_SECONDS) -> None:
+        self.database = database
+        self.token = token
+        self.poll = poll
+        self.games = Games(database)
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clank-web-db")
+        self.hub = Hub()
+        self.files = static_files()
+        self.words = _json(page_words())
+        self._watcher: asyncio.Task[None] | None = None
+        self._problem: str | None = None
+        self._damaged: tuple[int, int] | None = None
+
+    # ------------------------------------------------------------ the database, in its thread
+    async def run(self, call: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, call, *args)
+
+    def _newest(self) -> tuple[int, bytes]:
+        try:
+            found = self.games.game(None)
+            body = _json(found.payload())
+            problem = None
+            status = 200
+            if found.damaged is not None and (found.game, found.damaged) != self._damaged:
+                self._damaged = (found.game, found.damaged)
+                log.warning(
+                    "game %s: record %s does not replay as recorded (%s); the phones see the"
+                    " game before it",
+                    found.game,
+                    found.damaged,
+                    found.damaged_reason,
+                )
+        except NoSuchGame:
+            status, body, problem = 404, _json({"game": None, "error": "no_game"}), None
+        except Unavailable as e:
+            if e.code == "no_database":
+                status, body, problem = 404, _json({"game": None, "error": "no_game"}), None
+            else:
+                status, body, problem = 503, _json({"game": None, "error": "unreadable"}), str(e)
+        if problem != self._problem:
+            if problem:
+                log.warning("the game database cannot be read: %s", problem)
+            elif self._problem:
+                log.info("the game database can be read again")
+            self._problem = problem
+        return status, body
+
+    def _game(self, number: int) -> ReplayedGame:
+        return self.games.game(number)
+
+    def _export(self, number: int) -> str | None:
+        from companion.web.proof import export_text
+
+        found = self.games.game(number)
+        if not found.ended:
+            return None
+        return export_text(self.games.db.connection(), self.database, number)
+
+    # ------------------------------------------------------------ the watcher
+    def _changed(self) -> tuple[Any, ...]:
+        """What tells a commit: the files' signature (a file replaced, the table's app
+        opening or closing it) and SQLite's data_version (every commit of another
+        connection). Both cost a few microseconds."""
+        return (self.games.db.signature(), self.games.db.data_version())
+
+    async def watch(self) -> None:
+        """Ten times a second: has anything been committed? Only then is the newest game
+        brought up to date (and every two seconds in any case), and a change is
+        published to every stream at once."""
+        loop = asyncio.get_running_loop()
+        last: tuple[Any, ...] | None = None
+        checked = 0.0
+        while not self.hub.closed:
+            try:
+                now_seen = await self.run(self._changed)
+                now = loop.time()
+                if now_seen != last or now - checked >= RECHECK_SECONDS:
+                    # what was seen before the read: a commit during it shows next time
+                    last, checked = now_seen, now
+                    status, body = await self.run(self._newest)
+                    if (status, body) != (self.hub.status, self.hub.body):
+                        self.hub.publish(status, body)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # never the end of the watcher: said, then tried again
+                log.warning("watching the game database: %s: %s", type(e).__name__, e)
+            await asyncio.sleep(self.poll)
+
+    async def start(self, app: web.Application) -> None:
+        status, body = await self.run(self._newest)
+        self.hub.publish(status, body)
+        self._watcher = asyncio.get_running_loop().create_task(self.watch())
+
+    async def stop(self, app: web.Application) -> None:
+        self.hub.close()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+        await self.run(self.games.close)
+        self.pool.shutdown(wait=True)
+
+    async def shutdown(self, app: web.Application) -> None:
+        self.hub.close()  # every open stream ends now
+
+
+# ------------------------------------------------------------------ requests
+def _bearer(request: web.BaseRequest) -> str | None:
+    value = request.headers.get("Authorization", "")
+    scheme, _sp, given = value.partition(" ")
+    return given.strip() if scheme.lower() == "bearer" else None
+
+
+def _given_tokens(request: web.BaseRequest) -> list[str]:
+    found = []
+    query = request.query.getall("t", [])
+    if query:
+        found.append(query[0])
+    bearer = _bearer(request)
+    if bearer:
+        found.append(bearer)
+    cookie = request.cookies.get(COOKIE)
+    if cookie:
+        found.append(cookie)
+    return found
+
+
+def _app_state(request: web.Request) -> WebCompanion:
+    companion: WebCompanion = request.app[APP_KEY]
+    return companion
+
+
+@web.middleware
+async def security(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every answer: the token checked first (403, empty, for anything without it), the
+    limits, no traceback ever, the security headers."""
+    companion = _app_state(request)
+    try:
+        if len(request.raw_path) > MAX_LINE or len(request.query_string) > MAX_QUERY:
+            response: web.StreamResponse = web.Response(status=414)
+        elif not any(token_matches(t, companion.token) for t in _given_tokens(request)):
+            response = web.Response(status=403)
+        else:
+            response = await handler(request)
+    except web.HTTPException as e:
+        response = web.Response(status=e.status, headers={"Content-Type": "text/plain"})
+    except (asyncio.CancelledError, ConnectionError):
+        raise
+    except Exception as e:  # said in one line; the answer says only that it failed
+        log.warning("%s %s failed: %s: %s", request.method, request.path, type(e).__name__, e)
+        response = web.Response(status=500, body=_json({"error": "internal"}))
+        response.content_type = "application/json"
+    if not response.prepared:
+        for key, value in SECURITY_HEADERS.items():
+            response.headers[key] = value
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def _game_number(request: web.Request) -> int | None:
+    """``?game=N`` (None: not given); HTTPBadRequest for anything but a game number."""
+    values = request.query.getall("game", [])
+    if not values:
+        return None
+    text = values[0]
+    if len(values) > 1 or not text.isascii() or not text.isdigit() or len(text) > GAME_DIGITS:
+        raise web.HTTPBadRequest()
+    number = int(text)
+    if number < 1:
+        raise web.HTTPBadRequest()
+    return number
+
+
+def _json_response(status: int, body: bytes) -> web.Response:
+    return web.Response(status=status, body=body, headers={"Content-Type": JSON_TYPE})
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    companion = _app_state(request)
+    body, kind = companion.files["index.html"]
+    response = web.Response(body=body, headers={"Content-Type": kind})
+    query = request.query.getall("t", [])
+    if query and token_matches(query[0], companion.token):
+        response.set_cookie(
+            COOKIE,
+            companion.token,
+            max_age=COOKIE_SECONDS,
+            path="/",
+            httponly=True,
+            samesite="Strict",
+        )
+    return response
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    companion = _app_state(request)
+    found = companion.files.get(request.match_info["name"])
+    if found is None:
+        raise web.HTTPNotFound()
+    body, kind = found
+    return web.Response(body=body, headers={"Content-Type": kind, "Cache-Control": "no-cache"})
+
+
+async def words(request: web.Request) -> web.StreamResponse:
+    return _json_response(200, _app_state(request).words)
+
+
+async def _ask(companion: WebCompanion, number: int) -> ReplayedGame:
+    try:
+        found: ReplayedGame = await companion.run(companion._game, number)
+    except NoSuchGame:
+        raise web.HTTPNotFound() from None
+    except Unavailable as e:
+        if e.code == "no_database":
+            raise web.HTTPNotFound() from None
+        raise web.HTTPServiceUnavailable() from None
+    return found
+
+
+async def state(request: web.Request) -> web.StreamResponse:
+    companion = _app_state(request)
+    number = _game_number(request)
+    if number is None:
+        return _json_response(companion.hub.status, companion.hub.body)
+    found = await _ask(companion, number)
+    body = await companion.run(lambda: _json(found.payload()))
+    return _json_response(200, body)
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    companion = _app_state(request)
+    hub = companion.hub
+    if hub.streams >= MAX_STREAMS:
+        raise web.HTTPServiceUnavailable()
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream; charset=utf-8",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",
+            **SECURITY_HEADERS,
+        }
+    )
+    hub.streams += 1
+    try:
+        await response.prepare(request)
+        await response.write(b"retry: 1000\n\n")
+        seen = -1
+        while not hub.closed:
+            if hub.version != seen:
+                seen = hub.version
+                await response.write(b"event: state\ndata: " + hub.body + b"\n\n")
+            elif not await hub.wait(seen, KEEPALIVE_SECONDS):
+                await response.write(b": still here\n\n")
+    except (ConnectionError, RuntimeError):  # the phone went away
+        pass
+    finally:
+        hub.streams -= 1
+    return response
+
+
+async def _ended(request: web.Request) -> tuple[WebCompanion, ReplayedGame]:
+    companion = _app_state(request)
+    number = _game_number(request)
+    if number is None:
+        try:
+            number = await companion.run(companion.games.newest)
+        except (NoSuchGame, Unavailable):
+            raise web.HTTPNotFound() from None
+    found = await _ask(companion, number)
+    if not found.ended:
+        raise web.HTTPNotFound()  # not before the end: nothing more is said
+    return companion, found
+
+
+async def proof_page(request: web.Request) -> web.StreamResponse:
+    from companion.web.proof import proof
+
+    _companion, found = await _ended(request)
+    return _json_response(200, _json(proof(found)))
+
+
+async def export(request: web.Request) -> web.StreamResponse:
+    companion, found = await _ended(request)
+    try:
+        text = await companion.run(companion._export, found.game)
+    except (NoSuchGame, Unavailable):
+        raise web.HTTPNotFound() from None
+    if text is None:
+        raise web.HTTPNotFound()
+    name = f"clank-companion-game-{found.game}.jsonl"
+    return web.Response(
+        body=text.encode("utf-8"),
+        headers={
+            "Content-Type": "application/x-ndjson; charset=utf-8",
+            "Content-Disposition": f'attachment; filename="{name}"',
+        },
+    )
+
+
+async def bgstats(request: web.Request) -> web.StreamResponse:
+    from companion.web.bgstats import push_link
+
+    companion, found = await _ended(request)
+    if found.status != "over":
+        raise web.HTTPNotFound()  # an abandoned game has no scores
+    data = await companion.run(bgstats_play, found)
+    return _json_response(200, _json({"url": push_link(data), "play": data}))
+
+
+def bgstats_play(found: ReplayedGame) -> dict[str, Any]:
+    """The BG Stats play of a game that is over, its names as the table says them."""
+    from companion.i18n import player_name
+    from companion.table import TSCHAK
+    from companion.web.bgstats import play
+    from companion.web.view import tschak_colour
+
+    payload = found.payload()
+    state, view = payload["state"], payload["view"]
+    seats = list(state["players"])
+    if found.table is not None and found.table.edition == TSCHAK:
+        roles = {p: player_name(tschak_colour(seats, p), capital=True) for p in seats}
+        names = {p: p for p in seats}
+    else:
+        roles = {p: player_name(p, capital=True) for p in seats}
+        names = dict(roles)
+    return play(
+        game=found.game,
+        edition=str(state["edition"]),
+        created_at=found.created_at,
+        commitment=found.commitment,
+        seats=seats,
+        ranking=view.get("ranking", []),
+        winners=list(view.get("winners", [])),
+        ended_at=found.ended_at,
+        roles=roles,
+        names=names,
+    )
+
+
+APP_KEY = web.AppKey("companion", WebCompanion)
+
+
+def make_app(companion: WebCompanion) -> web.Application:
+    app = web.Application(middlewares=[security], client_max_size=1024)
+    app[APP_KEY] = companion
+    app.router.add_get("/", page)
+    app.router.add_get("/static/{name}", static)
+    app.router.add_get("/api/words", words)
+    app.router.add_get("/api/state", state)
+    app.router.add_get("/api/events", events)
+    app.router.add_get("/api/proof", proof_page)
+    app.router.add_get("/api/export", export)
+    app.router.add_get("/api/bgstats", bgstats)
+    app.on_startup.append(companion.start)
+    app.on_shutdown.append(companion.shutdown)
+    app.on_cleanup.append(companion.stop)
+    return app
+
+
+# ------------------------------------------------------------------ running it
+def lan_address() -> str:
+    """This machine's address on its network (the one a phone on the same network
+    reaches it by): the source address of a route outwards. No packet is sent."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))  # a documentation address: only the route is asked
+        address: str = s.getsockname()[0]
+        if address and not address.startswith("0."):
+            return address
+    return "127.0.0.1"
+
+
+def join_url(host: str, port: int, token: str) -> str:
+    """The link a phone joins by (its QR code is what the table shows)."""
+    shown = host
+    if host in ("", "0.0.0.0", "::"):
+        shown = lan_address()
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(shown).version == 6:
+            shown = f"[{shown}]"
+    return f"http://{shown}:{port}/?t={token}"
+
+
+def setup_logging() -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(_OneLine())
+    for name in ("companion.web", "aiohttp"):
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.propagate = False
+        logger.setLevel(logging.INFO)
+
+
+async def serve(
+    database: Path,
+    host: str,
+    port: int,
+    *,
+    token: str,
+    ready: Callable[[str], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serve until ``stop`` is set (or SIGTERM / SIGINT); ``ready`` is told the join URL
+    once the port is open."""
+    companion = WebCompanion(database, token)
+    app = make_app(companion)
+    runner = web.AppRunner(
+        app,
+        access_log_class=_AccessLog,
+        handle_signals=False,
+        max_line_size=MAX_LINE,
+        max_field_size=MAX_LINE,
+        max_headers=MAX_HEADERS,
+        keepalive_timeout=75,
+        shutdown_timeout=2.0,
+    )
+    await runner.setup()
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        site = web.TCPSite(runner, host, port, reuse_address=True, backlog=256)
+        await site.start()
+        bound = port
+        for address in runner.addresses:
+            if isinstance(address, tuple) and len(address) >= 2:
+                bound = int(address[1])
+                break
+        if ready is not None:
+            ready(join_url(host, bound, token))
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def run(database: Path, host: str, port: int) -> int:
+    """What ``clank-companion serve`` does: the join URL on the first line of standard
+    output, then serve until stopped. WebError (the token) before anything is opened."""
+    token = load_token(database)
+    setup_logging()
+
+    def ready(url: str) -> None:
+        print(url, flush=True)
+        log.info("serving the table's games from %s (read-only)", database)
+
+    started = time.monotonic()
+    try:
+        asyncio.run(serve(database, host, port, token=token, ready=ready))
+    except OSError as e:  # the port is taken, the address is not this machine's
+        log.error("cannot listen on %s port %s: %s", host, port, e.strerror or e)
+        return 2
+    log.info("stopped after %.0f s", time.monotonic() - started)
+    return 0
