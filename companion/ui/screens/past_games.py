@@ -54,7 +54,7 @@ def past_game_text(g: GameSummary) -> str:
     """One past game on two lines: number, date, box, how it ended; players and winner."""
     status = _(GAME_STATUS.get(g.status or "", g.status or ""))
     if g.key_lost:
-        status = _("abandoned: seal key lost, its draws can never be checked")
+        status = _("abandoned, key lost: unprovable")
     when, box = game_date(g.created_at or ""), edition_title(g.edition or "")
     first = f"#{g.id} · {when} · {box} · {status}"
     players = ", ".join(player_name(p) for p in g.players)
