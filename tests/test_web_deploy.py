@@ -94,6 +94,26 @@ def test_the_unit_has_the_kiosks_hardening_with_the_network():
     assert _unit(WEB)["Install"]["WantedBy"] == "multi-user.target"
 
 
+def test_the_join_link_is_left_in_the_units_runtime_folder_for_the_kiosk():
+    """The kiosk has no network of its own (it cannot learn the Pi's address): the web
+    unit writes its join link into a runtime folder of its own, and both units name that
+    file; the hardening of both stays as it was."""
+    web, kiosk = _unit(WEB)["Service"], _unit(KIOSK)["Service"]
+    env, kiosk_env = _environment(WEB), _environment(KIOSK)
+    assert web["RuntimeDirectory"] == "clank-companion-web"
+    assert web["RuntimeDirectoryMode"] == "0750"  # the account's group, nobody else
+    link = env["CLANK_WEB_URL_FILE"]
+    assert link == "%t/clank-companion-web/join-url"
+    assert link.startswith(f"%t/{web['RuntimeDirectory']}/")  # writable for it alone
+    assert kiosk_env["CLANK_WEB_URL_FILE"] == link
+    assert kiosk["RuntimeDirectory"] != web["RuntimeDirectory"]
+    # no folder of the kiosk's made writable, nothing of the state folder either
+    assert web["UMask"] == "0077" and web["ReadOnlyPaths"] == "%S/clank-companion"
+    assert "ReadWritePaths" not in web and "StateDirectory" not in web
+    assert kiosk["PrivateNetwork"] == "yes" and kiosk["ProtectSystem"] == "strict"
+    assert web["User"] == kiosk["User"] and web["Group"] == kiosk["Group"]
+
+
 def test_the_unit_passes_systemd_analyze_verify(tmp_path):
     root = tmp_path / "verify-root"
     system_units = Path("/usr/lib/systemd/system")

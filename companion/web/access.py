@@ -15,66 +15,19 @@ from __future__ import annotations
 import contextlib
 import hmac
 import os
-import re
 import secrets
-import stat
 from pathlib import Path
 
-from companion.msg import N_, Refusal
+# the token's file is read in companion.join_link: the table's Phones screen reads it
+# too, without loading the web side
+from companion.join_link import WebError, read_token, token_path
+from companion.msg import N_
 
 TOKEN_BYTES = 32  # secrets.token_urlsafe(32): 43 characters of the URL-safe alphabet
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
-MOST_TOKEN_FILE = 128  # a token and a line break; never more is read
-
-
-class WebError(Refusal):
-    """Why the web companion cannot start (one line, in the table's language)."""
-
-
-def token_path(database: Path) -> Path:
-    return database.with_name(database.name + ".web-token")
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def valid_token(text: str) -> bool:
-    return _TOKEN.fullmatch(text) is not None
-
-
-def read_token(path: Path) -> str | None:
-    """The token in ``path``; None when there is no such file. WebError for a file that
-    is no regular file, cannot be read or holds no whole token."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise WebError(N_("{path} is not a regular file: not a token"), path=str(path))
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        raise WebError(
-            N_("cannot read the token {path}: {problem}"),
-            path=str(path),
-            problem=e.strerror or str(e),
-        ) from None
-    try:
-        raw = os.read(fd, MOST_TOKEN_FILE + 1)
-    except OSError as e:
-        raise WebError(
-            N_("cannot read the token {path}: {problem}"),
-            path=str(path),
-            problem=e.strerror or str(e),
-        ) from None
-    finally:
-        os.close(fd)
-    text = raw.decode("ascii", "replace").strip()
-    if not valid_token(text):
-        raise WebError(
-            N_("the token {path} is damaged: delete it and start again (a new one is made)"),
-            path=str(path),
-        )
-    return text
 
 
 def write_token(path: Path, token: str) -> bool:

@@ -25,11 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import signal
-import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -41,6 +39,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 from aiohttp.http_exceptions import HttpProcessingError
 
+from companion.join_link import join_url, remove_url_file, url_file, write_url_file
 from companion.resources import package_path
 from companion.web.access import load_token, token_matches
 from companion.web.reader import Games, NoSuchGame, ReplayedGame, Unavailable
@@ -520,28 +519,6 @@ def make_app(companion: WebCompanion) -> web.Application:
 
 
 # ------------------------------------------------------------------ running it
-def lan_address() -> str:
-    """This machine's address on its network (the one a phone on the same network
-    reaches it by): the source address of a route outwards. No packet is sent."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))  # a documentation address: only the route is asked
-        address: str = s.getsockname()[0]
-        if address and not address.startswith("0."):
-            return address
-    return "127.0.0.1"
-
-
-def join_url(host: str, port: int, token: str) -> str:
-    """The link a phone joins by (its QR code is what the table shows)."""
-    shown = host
-    if host in ("", "0.0.0.0", "::"):
-        shown = lan_address()
-    with contextlib.suppress(ValueError):
-        if ipaddress.ip_address(shown).version == 6:
-            shown = f"[{shown}]"
-    return f"http://{shown}:{port}/?t={token}"
-
-
 def setup_logging() -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
@@ -599,11 +576,23 @@ async def serve(
 
 def run(database: Path, host: str, port: int) -> int:
     """What ``clank-companion serve`` does: the join URL on the first line of standard
-    output, then serve until stopped. WebError (the token) before anything is opened."""
+    output, then serve until stopped. WebError (the token) before anything is opened.
+
+    With ``$CLANK_WEB_URL_FILE`` the join URL is also written to that file once the port
+    is open (the table's Phones screen shows it as a QR code; on the Pi the kiosk cannot
+    learn the Pi's address itself), and removed when the server stops."""
     token = load_token(database)
     setup_logging()
+    link_file = url_file()
+    written: list[str] = []
 
     def ready(url: str) -> None:
+        if link_file is not None:  # before the first line: whoever reads it finds the file
+            try:
+                write_url_file(link_file, url)
+                written.append(url)
+            except OSError as e:  # the phones still join by the printed link
+                log.warning("cannot write the join link to %s: %s", link_file, e.strerror or e)
         print(url, flush=True)
         log.info("serving the table's games from %s (read-only)", database)
 
@@ -613,5 +602,8 @@ def run(database: Path, host: str, port: int) -> int:
     except OSError as e:  # the port is taken, the address is not this machine's
         log.error("cannot listen on %s port %s: %s", host, port, e.strerror or e)
         return 2
+    finally:
+        if link_file is not None and written:
+            remove_url_file(link_file, written[0])
     log.info("stopped after %.0f s", time.monotonic() - started)
     return 0
