@@ -178,8 +178,11 @@ class LineChart(Chart):
         legend = [(series.name, series.rgba) for series in data.series]
         shorts = [series.short or series.name for series in data.series]
         head = self._head(data.title, legend, shorts)
+        # each line ends in its letter (a colour's), so no line is known by its colour alone
+        ends = [s for s in data.series if s.short and s.values]
+        room = max((text_texture(s.short, bold=True).size[0] for s in ends), default=0)
         left, bottom = self.x + 48, self.y + 34
-        right, top = self.right - 12, head - 8
+        right, top = self.right - 12 - (room + 14 if ends else 0), head - 8
         steps = max(data.steps, max((len(s.values) for s in data.series), default=1) - 1, 1)
         most = data.y_max or max((max(s.values, default=0) for s in data.series), default=0)
         py = self._y_axis(most, left, right, bottom, top)
@@ -205,6 +208,35 @@ class LineChart(Chart):
                 Line(points=points, width=2.2)
             else:
                 Rectangle(pos=(points[0] - 3, points[1] - 3), size=(6, 6))
+        self._line_letters(ends, right, top, py)
+
+    def _line_letters(
+        self,
+        ends: Sequence[Series],
+        right: float,
+        top: float,
+        py: Callable[[float], float],
+    ) -> None:
+        """Each series' letter right of its line's end, joined to it by a stroke of its
+        colour; letters of lines ending at the same height are stacked, none over
+        another."""
+        if not ends:
+            return
+        h = text_texture("Ag", bold=True).size[1] + 2
+        wanted = sorted((py(s.values[-1]) - h / 2, i) for i, s in enumerate(ends))
+        ys = [y for y, _i in wanted]
+        ys[0] = max(ys[0], self.y + 2)
+        for k in range(1, len(ys)):  # pushed up off the one below
+            ys[k] = max(ys[k], ys[k - 1] + h)
+        ys[-1] = min(ys[-1], top - h)
+        for k in range(len(ys) - 2, -1, -1):  # and down from the top
+            ys[k] = min(ys[k], ys[k + 1] - h)
+        for y, (_want, i) in zip(ys, wanted, strict=True):
+            s = ends[i]
+            Color(*s.rgba)
+            Line(points=[right, py(s.values[-1]), right + 6, y + h / 2], width=1.6)
+            Rectangle(pos=(right + 7, y + 4), size=(4, h - 8))
+            self._text(s.short, right + 13, y + 1, bold=True)
 
 
 class BarChart(Chart):

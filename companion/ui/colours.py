@@ -1,20 +1,33 @@
-"""Player colours, each with a letter so that colour never carries meaning alone."""
+"""Player colours, each with a letter so that colour never carries meaning alone.
+
+The six player colours are told apart by lightness as well as by hue, so that they stay
+apart for a player who sees reds and greens alike (deutan, protan) or blues and greens
+alike (tritan): from dark to light, blue and red (white text), orange, purple (a light
+violet), green (a light green) and yellow (dark text). Every two of them are at least
+``tests/test_colours.py``'s ``LEAST_DISTANCE`` apart in CAM02-UCS, in normal vision and
+in each simulated colour vision deficiency; each one's text (``text_colour``) keeps a
+contrast of at least 4.5:1 on it, and each one at least 3:1 on the screens' dark
+background (a chart's line, a panel's band). The turn marker is white: no player is
+white, and none is near it.
+"""
 
 from __future__ import annotations
 
 from companion.i18n import colour_letter
 
 COLOURS: dict[str, tuple[float, float, float, float]] = {
-    "red": (0.86, 0.22, 0.2, 1),
-    "yellow": (0.95, 0.78, 0.12, 1),
-    "green": (0.22, 0.68, 0.32, 1),
-    "blue": (0.22, 0.46, 0.9, 1),
-    "purple": (0.6, 0.32, 0.8, 1),
-    "orange": (0.96, 0.55, 0.12, 1),
+    "red": (0.79, 0.22, 0.32, 1),
+    "yellow": (1.0, 0.85, 0.01, 1),
+    "green": (0.42, 0.86, 0.65, 1),
+    "blue": (0.24, 0.38, 0.95, 1),
+    "purple": (0.76, 0.6, 1.0, 1),
+    "orange": (0.88, 0.54, 0.21, 1),
     "black": (0.35, 0.35, 0.38, 1),
     "ghost": (0.92, 0.92, 0.96, 1),
 }
-DARK_TEXT = {"yellow", "ghost", "orange"}
+DARK_TEXT = {"yellow", "green", "purple", "orange", "ghost"}
+DARK_INK = (0.08, 0.08, 0.1, 1)
+LIGHT_INK = (1, 1, 1, 1)
 
 
 def colour(name: str) -> tuple[float, float, float, float]:
@@ -22,7 +35,8 @@ def colour(name: str) -> tuple[float, float, float, float]:
 
 
 def text_colour(name: str) -> tuple[float, float, float, float]:
-    return (0.08, 0.08, 0.1, 1) if name in DARK_TEXT else (1, 1, 1, 1)
+    """The colour of text drawn on ``colour(name)`` (a letter on a cube, a disc, a chip)."""
+    return DARK_INK if name in DARK_TEXT else LIGHT_INK
 
 
 def letter(name: str) -> str:
