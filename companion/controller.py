@@ -39,9 +39,10 @@ from typing import IO, TYPE_CHECKING, Any, Literal, Protocol
 from companion.catalog import UNTAGGED
 from companion.checklist import setup_checklist
 from companion.i18n import _, localized, ngettext, player_name
-from companion.rules import RuleError
+from companion.rules import DrawRequest, RuleError
 from companion.rules.odds import AttackOdds, next_attack_odds
 from companion.rules.setup import as_listed
+from companion.script import MAX_CLIENT_SEED
 from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.log import undone_actions
@@ -199,21 +200,23 @@ class Controller:
         self._tell(Update("game", _("game {game} resumed").format(game=game)))
         return self.table
 
-    def close_game(self) -> None:
+    def close_game(self) -> bool:
         """The scores have been read: the log is closed (its head is final, the one to
-        photograph) and the next start shows the new-game screen."""
+        photograph) and the next start shows the new-game screen. False: nothing was
+        closed (no game on the table, or the close was refused: the update says why)."""
         if self.table is None:
-            return
+            return False
         try:
             self.table.close()
         except (RuleError, StoreError) as e:
             self._tell(Update("rejected", self._reason(e)))
-            return
+            return False
         self.closed = True
         self._save()
         self._drop_table()
         self._clear()
         self._tell(Update("game", _("game closed")))
+        return True
 
     def _drop_table(self) -> None:
         """The table moves on from this game: other programs may open it now."""
@@ -305,9 +308,11 @@ class Controller:
         return " ".join(parts)
 
     def set_words(self, words: str) -> None:
+        """The words the players type into the client seed (at most as long as a table
+        script's client seed may be: the seed is hashed into every draw)."""
         if self.opening is None:
             return
-        self.words = words
+        self.words = words[:MAX_CLIENT_SEED]
         self._save()
         self._tell(Update("opening"))  # the client seed shown follows the words
 
@@ -674,6 +679,54 @@ class Controller:
             self.drop_opening_card()
             return True
         return self.do({"do": "undo"})
+
+    def undo_draws(self) -> tuple[int, ...]:
+        """The dragon draws (their numbers) that ``undo`` now would take back. Each stays
+        in the log, marked undone, and the action done again is a new draw (the next
+        number, new cubes): the table is asked first."""
+        if self.table is None or self.refill or self.opening or not self.table.game.can_undo:
+            return ()
+        top = self.table.game.mark().top
+        return tuple(d.nonce for d in top.draws) if top is not None else ()
+
+    def ends_game(self, action: dict[str, Any]) -> bool:
+        """Whether ``action`` would end the game (and reveal the server seed) whatever the
+        cubes: tried on the game as it stands, then taken back as if never applied. A draw
+        it makes takes the cubes that hurt least (never the fair draw's own, which nobody
+        may see before the action is done): the trial ends the game only when the action
+        ends it whatever is drawn (the last player inside escapes, the countdown's last
+        space, a draw that empties the bag)."""
+        if self.table is None or self.phase != "playing":
+            return False
+        game = self.table.game
+        state = game.state
+        out = [name for name in state.seats if not state.players[name].playing]
+        inside = [name for name in state.seats if name not in out]
+        order = ["black", *out, *inside, "ghost"]  # a ghost hurts everyone inside
+
+        def least_harm(request: DrawRequest) -> list[str]:
+            cubes = [kind for kind in order for _ in range(request.bag.get(kind, 0))]
+            return cubes[: request.count]
+
+        mark, chance, last = game.mark(), game.chance, game.last_action
+        game.chance = least_harm
+        try:
+            game.apply(action)
+            return game.state.game_over
+        except RuleError:
+            return False
+        finally:
+            game.rollback(mark)
+            game.chance, game.last_action = chance, last
+
+    def moment(self) -> tuple[Any, ...]:
+        """Where the table stands now: a question asked at one moment is answered for that
+        moment only (an action, a scanned card or a new game since changes it)."""
+        if self.table is None:
+            return (None,)
+        refill = None if self.refill is None else tuple(self.refill)
+        opening = None if self.opening is None else len(self.opening)
+        return (self.game_id, self.table.actions_seen, self.phase, refill, opening)
 
     def take(self, card: str) -> bool:
         """A card leaves the dungeon row (bought, defeated or used)."""

@@ -256,3 +256,12 @@ def test_the_odds_are_those_of_the_next_draw_that_is_sure_to_come(tmp_path):
         bag = sum(n for _k, n in view.bag) + sum(p.clank for p in view.players) + 1
         hurting = red.clank + dict(view.bag)["red"] + 1  # the ghost hurts red too
         assert red.odds == pytest.approx(_exact(bag, hurting, 6, red.health))
+
+
+def test_the_typed_words_are_no_longer_than_a_scripts_client_seed(setup):
+    from companion.script import MAX_CLIENT_SEED
+
+    controller, _, _, _ = setup
+    controller.new_game(NEW)
+    controller.set_words("ж" * (MAX_CLIENT_SEED * 3))
+    assert controller.words == "ж" * MAX_CLIENT_SEED

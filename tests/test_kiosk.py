@@ -15,7 +15,7 @@ KivyConfig.set("graphics", "height", "480")
 from kivy.uix.settings import Settings  # noqa: E402
 
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.screens.popups import Picker  # noqa: E402
+from companion.ui.screens.popups import INERT, Picker  # noqa: E402
 
 F1 = 282  # SDL's keycode, the key Kivy opens its settings panel with
 MENU = 319  # the menu key of some keyboards (Kivy's settings on Android)
@@ -51,6 +51,8 @@ def test_f1_during_a_game_leaves_the_table_as_it_is(ui):
     ui.tap("Blue")
     ui.tap("Start game")
     ui.tap("Start the first turn")
+    ui.frames(2, seconds=INERT + 0.1)  # a short opening row asks first
+    ui.tap("Yes, start the first turn")
     before = ui.snapshot
     ui.key(F1, 58)
     assert _settings_panels(ui) == []

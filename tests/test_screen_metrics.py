@@ -93,4 +93,3 @@ def test_texts_drawn_without_labels_are_measured_too():
     assert "text 'a text far wider than its sign' sticks out of its place" in found
     assert "text '3' is 30 px (at least 36)" in found
     assert "'9'" not in found  # the health is drawn big enough
-

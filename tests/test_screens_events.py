@@ -17,7 +17,7 @@ KivyConfig.set("graphics", "height", "480")
 
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.qr import ProofView  # noqa: E402
-from companion.ui.screens.popups import Confirm  # noqa: E402
+from companion.ui.screens.popups import INERT, Confirm  # noqa: E402
 from companion.ui.widgets import AttackView, CubeToken, VerdictLine  # noqa: E402
 from companion.view import DrawView, attacks_from_events  # noqa: E402
 from tests.helpers import popup  # noqa: E402
@@ -68,6 +68,7 @@ def test_the_dragon_attack_is_an_event(ui):
     ui.tap("Menu")
     ui.tap("Dragon attack (card effect)")
     assert ui.app.attack_view is None and not ctl.view().draws  # a confirmation first
+    ui.frames(2, seconds=INERT + 0.1)  # the question takes no tap in its first moment
     ui.tap("Yes, the dragon attacks")
     view = ui.app.attack_view
     draw = ctl.view().draws[-1]
@@ -209,6 +210,7 @@ def test_close_game_asks_first_and_names_the_decks_not_scored(ui):
     ui.tap("Cancel")
     assert ui.app.screens.current == "scoring" and ui.app.controller.table is not None
     ui.tap("Close game")
+    ui.frames(2, seconds=INERT + 0.1)  # the question takes no tap in its first moment
     ui.tap("Yes, close the game")
     assert ui.app.screens.current == "newgame" and ui.app.controller.table is None
 
@@ -226,5 +228,6 @@ def test_abandon_asks_first(ui, tmp_path, monkeypatch):
     ui.tap("Cancel")
     assert ctl.phase == "playing"
     ui.tap("Abandon this game")
+    ui.frames(2, seconds=INERT + 0.1)  # the question takes no tap in its first moment
     ui.tap("Yes, abandon it")
     assert ctl.table is None and ui.store.game_row(1)["status"] == "abandoned"

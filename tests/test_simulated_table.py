@@ -26,6 +26,7 @@ from companion.controller import Update  # noqa: E402
 from companion.store import GameStore  # noqa: E402
 from companion.store.tags import Component, TagRegistry, resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.screens.popups import INERT  # noqa: E402
 from companion.ui.simulated import SimulatedTable, sticker_uid  # noqa: E402
 from hardware.readers import FakeReader, ReaderWorker, Scan  # noqa: E402
 
@@ -227,6 +228,8 @@ def test_no_tag_entries_are_no_scans(ui: Harness) -> None:
     ui.tap("Blue")
     ui.tap("Start game")
     ui.tap("Start the first turn")
+    ui.frames(2, seconds=INERT + 0.1)  # a short opening row asks first
+    ui.tap("Yes, start the first turn")
     updates.wait("game")
     ui.tap("End turn (red)")
     assert ui.snapshot is not None and ui.snapshot["refill"] == []

@@ -27,6 +27,7 @@ from companion.config import AppConfig, Config  # noqa: E402
 from companion.i18n import _, pgettext, player_name  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.screens.popups import INERT  # noqa: E402
 from tests.test_tschak_support import example_actions  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
@@ -342,6 +343,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     ui.tap(_("{choice}: {n} VP").format(choice=_("unused"), n=10))
     assert ui.app.tschak.snapshot()["players"]["red"]["score"] == 10
     ui.tap(_("Close the game"))
+    ui.frames(2, seconds=INERT + 0.1)  # the question takes no tap in its first moment
     ui.tap(_("Yes, close the game"))
     assert ui.app.screens.current == "newgame" and not tschak.active
 

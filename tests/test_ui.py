@@ -76,8 +76,17 @@ def start(ui: Harness, *colours: str, edition: str = "clank") -> None:
     assert ui.app.screens.current == "opening"
 
 
+def answer(ui: Harness, yes: str) -> None:
+    """The confirming tap of a question, once it takes taps (not in its first moment)."""
+    from companion.ui.screens.popups import INERT
+
+    ui.frames(2, seconds=INERT + 0.1)
+    ui.tap(yes)
+
+
 def begin(ui: Harness) -> None:
     ui.tap("Start the first turn")
+    answer(ui, "Yes, start the first turn")  # a short opening row asks first
     assert ui.app.screens.current == "table"
 
 
@@ -180,7 +189,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
         ui.tap(panel_button(ui, "blue", "+1"))
         ui.tap("Menu")
         ui.tap("Dragon attack (card effect)")
-        ui.tap("Yes, the dragon attacks")  # a card's attack is confirmed first
+        answer(ui, "Yes, the dragon attacks")  # a card's attack is confirmed first
         attacks += 1
         knocked = ui.snapshot["players"]["blue"]["status"] == "knocked_out"
         view = ui.app.attack_view
@@ -228,8 +237,11 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     assert ui.app.screens.current == "scoring"
     ui.tap("Close game")
     shot(ui, "08-scoring-close")
-    ui.tap("Yes, close the game")
+    answer(ui, "Yes, close the game")
     assert ui.app.screens.current == "newgame"
+    ui.frames(2, seconds=0.7)  # the final proof over it, its Done taking taps
+    ui.find("Photograph this: it proves the game was not rewritten later")
+    shot(ui, "08-scoring-final-proof")
 
 
 def test_a_refill_from_the_scan_drawer_brings_the_dragon(ui):
@@ -478,7 +490,7 @@ def test_a_game_whose_seal_key_is_lost_is_shown_and_can_be_abandoned(tmp_path):
         ui.tap("Cancel")  # not yet: nothing happens
         assert ui.store.game_row(1)["status"] == "playing" and newgame.problem
         ui.tap("Abandon game 1")
-        ui.tap("Yes, abandon game 1")
+        answer(ui, "Yes, abandon game 1")
         assert ui.store.game_row(1)["status"] == "abandoned"
         assert ui.app.controller.unresumable is None
         assert newgame.problem == "" and newgame.abandon_text == ""
@@ -526,7 +538,9 @@ def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(
     assert scoring.head_text == "\n".join(" ".join(groups[i : i + 2]) for i in (0, 2, 4, 6))
     ui.tap(scoring.ids.qr)  # the proof, full screen
     _hex_label(ui, scoring.head_text)
-    ui.find("Photograph this: it proves the game was not rewritten later")
+    # the decks are still to be scanned: this head is not the one to photograph (the final
+    # proof, "Photograph this", follows Close game: tests/test_final_proof.py)
+    ui.find("Not final yet: close the game to get the final proof")
     shot(ui, "08-scoring-proof")
     ui.tap("Close")
     ui.tap("Audit")
@@ -557,6 +571,7 @@ POWER_CUT = textwrap.dedent(
     from companion.ui.harness import Harness
     ui = Harness(sys.argv[1])
     ui.tap("Red"); ui.tap("Blue"); ui.tap("Start game"); ui.tap("Start the first turn")
+    ui.frames(2, seconds=0.7); ui.tap("Yes, start the first turn")  # a short row asks first
     c = ui.app.controller
     c.clank(4); c.clank(2, "blue"); c.do({"do": "gold", "player": "red", "n": 3})
     c.end_turn()

@@ -40,7 +40,7 @@ from companion.store.tags import TagError, component_words, components
 from companion.ui.layouts import unload_layouts
 from companion.ui.odds import OddsView
 from companion.ui.screens.audit import AuditScreen
-from companion.ui.screens.choices import catalog_components, component_label, player_actions
+from companion.ui.screens.choices import catalog_components, component_label, offer_label
 from companion.ui.screens.kit import LANGUAGE_NAMES
 from companion.ui.screens.new_game import NewGameScreen
 from companion.ui.screens.opening import OpeningScreen
@@ -51,7 +51,7 @@ from companion.ui.screens.settings import SettingsScreen
 from companion.ui.screens.tags import TagsScreen
 from companion.ui.table import TableScreen
 from companion.ui.widgets import AttackView, StatusBar
-from companion.view import AttackEvent
+from companion.view import AttackEvent, describe_action
 
 if TYPE_CHECKING:
     from companion.ui.trouble import Trouble
@@ -62,11 +62,23 @@ log = logging.getLogger(__name__)
 PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
                  "scoring": "scoring", "abandoned": "newgame"}  # fmt: skip
 # screens visited from the menu: an update does not take the table away from them
-VISITED = ("audit", "tags", "settings", "pastgames", "report", "stats", "tschak_catalog")
+VISITED = (
+    "audit",
+    "tags",
+    "settings",
+    "pastgames",
+    "report",
+    "stats",
+    "tschak_catalog",
+    "phones",
+)
 BACKGROUND = (0.14, 0.15, 0.18, 1)
-# run_app's exit status when the touchscreen ended without the table asking (Quit on the
-# Settings screen is the only way it asks): the kiosk's service restarts the app on it
+# run_app's exit status when the touchscreen ended without the table asking: the kiosk's
+# service restarts the app on it
 EXIT_UNASKED = 3
+# run_app's exit status in the kiosk after Quit on the Settings screen (confirmed): not 0,
+# so the kiosk's service starts the companion again (it is never left without a screen)
+EXIT_RESTART = 4
 
 
 class Later:
@@ -93,6 +105,7 @@ SCREENS: dict[str, Callable[..., Any]] = {
     "pastgames": PastGamesScreen,
     "report": Later("companion.ui.report", "ReportScreen"),
     "stats": Later("companion.ui.report", "StatsScreen"),
+    "phones": Later("companion.ui.screens.phones", "PhonesScreen"),  # the join link's QR
 }
 
 
@@ -138,7 +151,10 @@ class CompanionApp(App):
         self.settings_ = config_
         self.trouble = trouble
         self._done = ""  # what the trouble screen did, while recover builds the table
-        self.quit_asked = False  # Quit on the Settings screen (see stop)
+        self.quit_asked = False  # the program ended the app (see stop)
+        self.restart_asked = False  # Quit on the Settings screen, confirmed (see quit_companion)
+        self.kiosk = False  # full screen, under the kiosk's service (run_app says)
+        self._asking: Confirm | None = None  # the question open (see ask)
         self.shown = False  # the first frame is on the screen (see on_start)
         self.worker: Any = None
         self.panel: Any = None
@@ -280,10 +296,16 @@ class CompanionApp(App):
         gc.enable()
 
     def stop(self, *largs: Any) -> None:
-        """Quit, as the Settings screen asks: the one end of the app the table asks for
-        (run_app returns 0 then; Kivy's own end of the loop does not come here)."""
+        """The end of the app the program asks for (run_app returns 0 then; Kivy's own end
+        of the loop does not come here). Quit on the Settings screen is quit_companion."""
         self.quit_asked = True
         super().stop(*largs)
+
+    def quit_companion(self) -> None:
+        """Quit on the Settings screen, confirmed: the app ends; in the kiosk with
+        EXIT_RESTART, and its service starts it again (run_app)."""
+        self.restart_asked = True
+        super().stop()
 
     def on_stop(self) -> None:
         if self.worker is not None:
@@ -299,8 +321,8 @@ class CompanionApp(App):
         try:
             self.panel = Panel(
                 self.settings_.gpio,
-                on_end_turn=lambda: hand_over(self.controller.end_turn),
-                on_undo=lambda: hand_over(self.controller.undo),
+                on_end_turn=lambda: hand_over(self.end_turn),
+                on_undo=lambda: hand_over(self.undo),
             )
             self.controller.signals = self.panel
         except Exception as e:  # noqa: BLE001 - the table plays on without buttons
@@ -461,6 +483,7 @@ class CompanionApp(App):
         entries += [
             (_("Audit"), self.open_audit),
             (_("Tags"), lambda: self.show_screen("tags")),
+            (_("Phones"), lambda: self.show_screen("phones")),
             (_("Settings"), self.ask_pin),
         ]
         Picker(_("Menu"), entries).open()
@@ -486,8 +509,11 @@ class CompanionApp(App):
     def open_player_actions(self, player: str) -> None:
         if self.controller.phase != "playing":
             return
+        ctl = self.controller
+        entries = [(offer_label(o, ctl.edition), partial(self.act, dict(o.action)))
+                   for o in ctl.offers(player)]  # fmt: skip
         Picker(_("{player}: what happened?").format(player=player_name(player, capital=True)),
-               player_actions(player)).open()  # fmt: skip
+               entries).open()  # fmt: skip
 
     def show_odds(self) -> None:
         """The next draw's odds for every player, whole (a tap on a player's figures)."""
@@ -495,18 +521,149 @@ class CompanionApp(App):
         if view.phase == "playing" and any(p.odds for p in view.players):
             OddsView(view).open()
 
+    # ---------------------------------------------------------- questions
+    def ask(
+        self,
+        question: str,
+        yes: str,
+        action: Callable[[], Any],
+        note: str = "",
+        *,
+        tied: bool = True,
+    ) -> None:
+        """A question before what cannot be taken back (see Confirm). ``tied``: answered
+        for the moment it was asked: if the game moved on meanwhile (a scan, a button of
+        the panel), the answer does nothing and the status bar says so. One question at a
+        time: while one is open, another (the panel's button pressed again) is not asked."""
+        if self._asking is not None:
+            return
+        ctl = self.controller
+        moment = ctl.moment()
+
+        def answered() -> None:
+            if tied and (ctl is not self.controller or ctl.moment() != moment):
+                self.status.text = _("The table changed meanwhile: nothing was done")
+                return
+            action()
+
+        confirm = Confirm(question, yes, answered, note=note)
+        self._asking = confirm
+        confirm.bind(on_dismiss=self._answered)
+        confirm.open()
+
+    def _answered(self, confirm: Confirm) -> None:
+        if self._asking is confirm:
+            self._asking = None
+
+    def undo(self) -> None:
+        """Undo (the table's button or the panel's). Taking back an action that made a
+        dragon draw asks first: the draw stays in the log, marked undone, and the action
+        done again is a new draw with new cubes."""
+        ctl = self.controller
+        nonces = ctl.undo_draws()
+        undone = ctl.table.game.undoable_action() if ctl.table is not None else None
+        if not nonces or undone is None:
+            ctl.undo()
+            return
+        numbers = ", ".join(f"#{n}" for n in nonces)
+        note = ngettext(
+            "Draw {numbers} stays in the log, marked undone: done again, the attack draws "
+            "new cubes.",
+            "Draws {numbers} stay in the log, marked undone: done again, the attacks draw "
+            "new cubes.",
+            len(nonces),
+        ).format(numbers=numbers)
+        what = describe_action(undone, [], ctl.edition)
+        self.ask(_("Undo “{what}”?").format(what=what), _("Yes, undo it"), ctl.undo, note=note)
+
+    def end_turn(self) -> None:
+        """End turn (the table's button or the panel's). During the opening it starts the
+        first turn (see begin); a turn whose end ends the game whatever the cubes (the
+        countdown's last space...) ends once the table confirms, asked as the refill opens."""
+        ctl = self.controller
+        if ctl.phase == "opening":
+            self.begin()
+            return
+        if ctl.refill is None and ctl.ends_game({"do": "end_turn", "revealed": []}):
+            what = _("End turn ({player})").format(player=player_name(ctl.active))
+            self.ask_ending(what, ctl.end_turn)
+            return
+        ctl.end_turn()
+
+    def begin(self) -> None:
+        """Start the first turn; with fewer cards in the opening row than the box's row
+        holds, once the table confirms (the client seed is fixed with the cards scanned)."""
+        ctl = self.controller
+        view = ctl.view()
+        n, size = len(view.opening or ()), view.row_size
+        if ctl.phase != "opening" or n >= size:
+            ctl.begin()
+            return
+        self.ask(
+            _("Opening row: {n} of {size} cards scanned. Start the first turn?").format(
+                n=n, size=size
+            ),
+            _("Yes, start the first turn"),
+            ctl.begin,
+            note=_(
+                "The client seed is fixed with these cards; the missing ones come with "
+                "the first refill."
+            ),
+        )
+
+    def act(self, action: dict[str, Any]) -> None:
+        """A player's action picked from their panel's menu: one that ends the game (the
+        last player inside escapes) is done once the table confirms."""
+        ctl = self.controller
+        if not ctl.ends_game(action):
+            ctl.do(action)
+            return
+        if action.get("do") == "escape":
+            player = player_name(action["player"], capital=True)
+            what = _("{player} escapes").format(player=player)
+        else:
+            what = describe_action(action, [], ctl.edition)
+            what = what[:1].upper() + what[1:]
+        self.ask_ending(what, partial(ctl.do, action))
+
+    def ask_ending(self, what: str, action: Callable[[], Any]) -> None:
+        """The question before ``what`` ends the game: the server seed comes out with it."""
+        self.ask(
+            _("{what}: the game ends. Go on?").format(what=what),
+            _("Yes, end the game"),
+            action,
+            note=_("The server seed is revealed and nothing can be undone: the scoring begins."),
+        )
+
+    def confirm_quit(self) -> None:
+        """Quit (the Settings screen), once the table confirms: in the kiosk the companion
+        starts again; on a desktop its window closes."""
+        if self.kiosk:
+            note = _(
+                "The companion restarts in a few seconds; the game on the table goes on "
+                "where it was."
+            )
+        else:
+            note = _("The window closes; the game on the table goes on at the next start.")
+        self.ask(
+            _("Quit the companion?"), _("Yes, quit"), self.quit_companion, note=note, tied=False
+        )
+
     def confirm_attack(self) -> None:
         """A card's dragon attack: drawn only once the table confirms it."""
         ctl = self.controller
         n = ctl.view().next_attack
-        Confirm(
+        note = ngettext(
+            "It draws {n} cube from the bag now.", "It draws {n} cubes from the bag now.", n
+        ).format(n=n)
+        if ctl.ends_game({"do": "attack"}):
+            note += " " + _("It ends the game and reveals the server seed.")
+        self.ask(
             _("A card makes the dragon attack?"),
             _("Yes, the dragon attacks"),
             lambda: ctl.do({"do": "attack"}),
-            note=ngettext(
-                "It draws {n} cube from the bag now.", "It draws {n} cubes from the bag now.", n
-            ).format(n=n),
-        ).open()
+            note=note,
+        )
 
     def confirm_abandon(self) -> None:
         def abandon() -> None:
@@ -549,7 +706,9 @@ class CompanionApp(App):
         ).open()
 
     def close_game(self) -> None:
-        self.controller.close_game()
+        """Close game, confirmed: the close record, then the final proof full screen over
+        the new-game screen (Done puts it away)."""
+        self.screen("scoring").close_game()
 
     def open_audit(self, game: int | None = None, back_to: str | None = None) -> None:
         """The audit of the game on the table, or of a past game."""
@@ -743,9 +902,10 @@ def start_app(config_: Config, *, config_problem: ConfigError | None = None) -> 
 def run_app(
     config_: Config, *, fullscreen: bool = False, config_problem: ConfigError | None = None
 ) -> int:
-    """Run the touchscreen until it ends; the exit status: 0 when the table asked (Quit
-    on the Settings screen, or closing the window on a desktop), else EXIT_UNASKED (the
-    kiosk's service starts it again)."""
+    """Run the touchscreen until it ends; the exit status: in the kiosk (``fullscreen``)
+    EXIT_RESTART after Quit on the Settings screen and EXIT_UNASKED when nobody asked
+    (the kiosk's service starts it again on either), 0 when the program ended it; on a
+    desktop 0 (Quit, or closing the window)."""
     configure_window(fullscreen)
     # what start-up makes (the screen's widgets, the game) lives as long as the app:
     # the collector would walk it again and again for nothing. It runs once the first
@@ -756,12 +916,16 @@ def run_app(
     app: CompanionApp | None = None
     try:
         app = start_app(config_, config_problem=config_problem)
+        app.kiosk = fullscreen
         app.run()
     finally:
         if app is not None:
             app.close_store()
         gc.enable()
-    if app.quit_asked or not fullscreen:
+    if not fullscreen or app.quit_asked:
         return 0
+    if app.restart_asked:
+        log.info("Quit on the Settings screen: exit status %d, started again", EXIT_RESTART)
+        return EXIT_RESTART
     log.error("the touchscreen ended without Quit: exit status %d", EXIT_UNASKED)
     return EXIT_UNASKED

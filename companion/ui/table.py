@@ -406,6 +406,7 @@ class TableScreen(Layout, Screen):
     end_warning = StringProperty("")
     attack_note = StringProperty("")
     bag_note = StringProperty("")
+    undone_note = StringProperty("")  # the draws an undo took back, counted for everyone
     last_text = StringProperty("")
     end_turn_text = StringProperty("")
     can_undo = BooleanProperty(False)
@@ -468,6 +469,12 @@ class TableScreen(Layout, Screen):
             mark = {"black": "", "ghost": ed_(view.edition, "ghost")}.get(kind, letter(kind))
             chips.append((f"{mark} {n}".strip(), swatch, list(text_colour(kind)), kind == "black"))
         self.ids.bag.chips = chips
+        undone = sum(1 for d in view.draws if d.undone)
+        self.undone_note = (
+            ngettext("{n} draw undone", "{n} draws undone", undone).format(n=undone)
+            if undone
+            else ""
+        )
         ghosts = view.ghosts_in_area
         self.bag_note = (
             ngettext("{n} ghost in Clank!", "{n} ghosts in Clank!", ghosts).format(n=ghosts)

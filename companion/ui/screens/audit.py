@@ -106,6 +106,10 @@ class AuditScreen(Layout, Screen):
             ]
             self.ranking_text = "   ".join(places)
         self.draws_text = "\n".join(draw_line(d) for d in draws) or _("No draws yet.")
+        undone = sum(1 for d in draws if d.undone)
+        if undone:  # counted in the title, as on the table screen
+            counted = ngettext("{n} draw undone", "{n} draws undone", undone).format(n=undone)
+            self.title_text = f"{self.title_text} · {counted}"
         self.game_text = _("Game {game} · commitment {commitment}").format(
             game=game, commitment=commitment
         )

@@ -47,14 +47,23 @@ def grouped(digits: str, per_line: int = 4) -> str:
     return "\n".join(" ".join(groups[i : i + per_line]) for i in range(0, len(groups), per_line))
 
 
-def proof_data(game: int | None, commitment: str, seed: str, client_seed: str, head: str) -> str:
-    """The verification data of a game, as the QR code carries it (JSON, no spaces)."""
+def proof_data(
+    game: int | None, commitment: str, seed: str, client_seed: str, head: str, *, final: bool
+) -> str:
+    """The verification data of a game, as the QR code carries it (JSON, no spaces; see
+    docs/proof.md, "What the QR holds"): ``final`` says whether the chain head is the final
+    one (the game was closed: nothing can follow it). The client seed goes in as the
+    SHA-256 of its UTF-8 text: a seed may be long (a table script allows 1000 characters,
+    the typed words have no limit), and the code keeps one size, readable full screen."""
+    import hashlib
+
     return json.dumps(
         {
             "game": game,
+            "final": final,
             "commitment": commitment,
             "server_seed": seed,
-            "client_seed": client_seed,
+            "client_seed_sha256": hashlib.sha256(client_seed.encode("utf-8")).hexdigest(),
             "chain_head": head,
         },
         separators=(",", ":"),

@@ -22,6 +22,8 @@ from companion.store.tags import resolve
 from companion.ui.layouts import Layout
 from companion.ui.screens.kit import app, big_button
 
+INERT = 0.6  # seconds a question's action ignores taps after it appears (a double tap)
+
 
 class Picker(Layout, ModalView):
     """A scrolling list of big buttons; the chosen entry's callback runs on release."""
@@ -50,7 +52,10 @@ class Picker(Layout, ModalView):
 
 class Confirm(Layout, ModalView):
     """A question before something that cannot be taken back: one tap never does it.
-    "Cancel" and the action, far apart; the action runs on release."""
+    "Cancel" and the action, far apart; the action runs on release. The action's button
+    is inert for INERT seconds after the question appears, and looks it (a double tap on
+    what opened the question does not answer it), and meanwhile a tap beside the
+    question does not put it away either."""
 
     layouts = ("popups.kv",)
 
@@ -58,6 +63,7 @@ class Confirm(Layout, ModalView):
     note = StringProperty("")
     yes_text = StringProperty("")
     cancel_text = StringProperty("")
+    armed = BooleanProperty(False)  # the action's button takes taps (not in the first moment)
 
     def __init__(
         self, question: str, yes: str, action: Callable[[], Any], note: str = "", **kw: Any
@@ -68,11 +74,31 @@ class Confirm(Layout, ModalView):
         self.yes_text = yes
         self.cancel_text = _("Cancel")
         self.action = action
+        self._arming: Any = None
+
+    def on_pre_open(self) -> None:
+        self.armed = False
+        if self._arming is not None:
+            self._arming.cancel()
+        self._arming = Clock.schedule_once(self._arm, INERT)
+
+    def _arm(self, *args: Any) -> None:
+        self.armed = True
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.armed and not self.collide_point(*touch.pos):
+            self._touch_started_inside = None  # the second tap of a double tap: kept
+            return True
+        return bool(super().on_touch_down(touch))
 
     def close(self) -> None:
+        if self._arming is not None:
+            self._arming.cancel()
         self.dismiss(animation=False)
 
     def confirm(self) -> None:
+        if not self.armed:
+            return
         self.close()
         self.action()
 

@@ -1,5 +1,6 @@
 """The end of a game: the winner, each player's total and breakdown, the decks scanned
-(or added by hand), and the proof as a QR code. Layout in kv/scoring.kv."""
+(or added by hand), the proof so far (not the one to photograph while the decks are being
+scanned), and the final proof once the table closes the game. Layout in kv/scoring.kv."""
 
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ from companion.view import TableView
 class ScoringScreen(Layout, Screen):
     """The end as an event: the winner first and large, each player's total on their
     button, the chosen player's breakdown and deck (scanned or added by hand), and the
-    verification data as a QR code that a tap shows full screen."""
+    proof so far: every deck scanned moves the chain head on, so it is said not to be
+    final (a tap shows it full screen, marked so). Close game writes the close record and
+    shows the final proof full screen (``close_game``)."""
 
     layouts = ("scoring.kv",)
 
@@ -37,9 +40,13 @@ class ScoringScreen(Layout, Screen):
     notes_text = StringProperty("")
     ranking_text = StringProperty("")
     seed_text = StringProperty("")
-    head_text = StringProperty("")  # the chain head in full, in groups of 8
-    qr_data = StringProperty("")
+    head_text = StringProperty("")  # the chain head so far in full, in groups of 8
+    qr_data = StringProperty("")  # the proof so far, as its QR code holds it ("final": false)
     players = ListProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._proof: ProofView | None = None  # the proof so far, while it is shown
+        super().__init__(**kwargs)
 
     def redraw(self, view: TableView | None = None) -> None:
         if view is None:
@@ -150,14 +157,42 @@ class ScoringScreen(Layout, Screen):
     def _show_proof(self, view: TableView) -> None:
         seed = view.server_seed or ""
         self.seed_text = grouped(seed, per_line=2)
-        game = view.game
         head = view.head
         self.head_text = grouped(head, per_line=2)
-        self.qr_data = proof_data(game, view.commitment, seed, view.client_seed, head)
+        self.qr_data = proof_data(
+            view.game, view.commitment, seed, view.client_seed, head, final=False
+        )
+        if self._proof is not None:  # shown while a deck is scanned: it follows
+            self._proof.show(self.qr_data, self.seed_text, self.head_text)
 
     def show_proof(self) -> None:
-        """The QR code full screen, with the seed and the chain head in full."""
-        ProofView(self.qr_data, self.seed_text, self.head_text).open()
+        """The proof so far full screen (the QR code, the seed and the chain head in full),
+        said not to be final."""
+        proof = ProofView(self.qr_data, self.seed_text, self.head_text, final=False)
+        proof.bind(on_dismiss=self._proof_gone)
+        self._proof = proof
+        proof.open()
+
+    def _proof_gone(self, proof: ProofView) -> None:
+        if self._proof is proof:
+            self._proof = None
+
+    def close_game(self) -> None:
+        """Close game, confirmed: the controller writes the close record (nothing can be
+        written after it) and the table moves on to the new-game screen; over it the final
+        proof shows full screen, read back from the closed log (its chain head is the log's
+        last hash), until the table taps Done. A close refused shows no proof (the status
+        line says why)."""
+        ctl = app().controller
+        game = ctl.game_id
+        if game is None or ctl.phase != "scoring":
+            return
+        client_seed = ctl.view().client_seed  # the seed in force (the close leaves it)
+        if self._proof is not None:
+            self._proof.dismiss(animation=False)
+        if not ctl.close_game():
+            return
+        final_proof(ctl, game, client_seed).open()
 
     def add_card(self) -> None:
         ctl = app().controller
@@ -169,6 +204,18 @@ class ScoringScreen(Layout, Screen):
             _("Add a card to {player}'s deck").format(player=player_name(self.player)),
             [(c.name, partial(ctl.add_to_deck, c.name)) for c in picks],
         ).open()
+
+
+def final_proof(ctl: Any, game: int, client_seed: str) -> ProofView:
+    """The proof of a closed game as its log holds it: the commitment and the revealed seed
+    from the games table, the chain head read back after the close record (the export's
+    last hash)."""
+    row = ctl.store.game_row(game)
+    seed = row.get("server_seed") or ""
+    head = ctl.chain_head(game)
+    final = bool(row.get("closed"))
+    data = proof_data(game, row.get("commitment") or "", seed, client_seed, head, final=final)
+    return ProofView(data, grouped(seed, per_line=2), grouped(head, per_line=2), final=final)
 
 
 def _dim(rgba: tuple[float, ...]) -> tuple[float, float, float, float]:
