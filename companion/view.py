@@ -17,6 +17,19 @@ from companion.checklist import unconfirmed_label
 from companion.i18n import _, ed_, ned_, ngettext, player_name
 
 
+def percent(p: float) -> str:
+    """A chance for the table: "0%", "<1%", "37%", ">99%", "100%"."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.005:
+        return "<1%"
+    if p > 0.995:
+        return ">99%"
+    return f"{round(p * 100)}%"
+
+
 @dataclass(frozen=True)
 class PlayerView:
     name: str  # the colour

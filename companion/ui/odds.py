@@ -16,24 +16,11 @@ from kivy.uix.modalview import ModalView
 
 from companion.i18n import _, ed_, ned_, player_name
 from companion.ui.colours import colour
-from companion.view import PlayerView, TableView
+from companion.view import PlayerView, TableView, percent
 
 SKULL = "[font=DejaVuSans]☠[/font]"
 HEART = "[font=DejaVuSans]♥[/font]"
 SHOWN = 0.005  # a health loss less likely than this gets no cell (0 and the knock-out always do)
-
-
-def percent(p: float) -> str:
-    """A chance for the table: "0%", "<1%", "37%", ">99%", "100%"."""
-    if p <= 0:
-        return "0%"
-    if p >= 1:
-        return "100%"
-    if p < 0.005:
-        return "<1%"
-    if p > 0.995:
-        return ">99%"
-    return f"{round(p * 100)}%"
 
 
 def ending_text(view: TableView) -> str:

@@ -19,46 +19,24 @@ from companion.i18n import (
     ed_,
     ned_,
     ngettext,
-    pgettext,
     player_name,
 )
-from companion.msg import NC_, Msg
+from companion.msg import Msg
+from companion.store.tags import edition_title
 from companion.table import TSCHAK
+from companion.view import percent
 
 if TYPE_CHECKING:
     from companion.web.reader import ReplayedGame
 
 TSCHAK_COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")  # by seat
 DECIMAL_COMMA = ("ru", "uk", "es")
-EDITION_TITLES = {
-    "clank": NC_("edition", "Clank!"),
-    "catacombs": NC_("edition", "Clank! Catacombs"),
-    TSCHAK: NC_("edition", "Tschak!"),
-}
-
-
-def percent(p: float) -> str:
-    """A chance as the table reads it: "0%", "<1%", "37%", ">99%", "100%"."""
-    if p <= 0:
-        return "0%"
-    if p >= 1:
-        return "100%"
-    if p < 0.005:
-        return "<1%"
-    if p > 0.995:
-        return ">99%"
-    return f"{round(p * 100)}%"
 
 
 def decimal(x: float) -> str:
     """One decimal, with the comma where the table's language writes one."""
     text = f"{x:.1f}"
     return text.replace(".", ",") if current_language() in DECIMAL_COMMA else text
-
-
-def edition_title(edition: str) -> str:
-    title = EDITION_TITLES.get(edition)
-    return pgettext("edition", title) if title else edition
 
 
 def page_view(game: ReplayedGame, state: Mapping[str, Any]) -> dict[str, Any]:
