@@ -17,6 +17,34 @@ from companion.checklist import unconfirmed_label
 from companion.i18n import _, ed_, ned_, ngettext, player_name
 
 
+def next_draw_title(edition: str, reason: str, n: int, ends_game: bool) -> str:
+    """The next draw the odds are of, in words: an attack's, the countdown's next step's,
+    an out player's; said as the end of the game when it ends it whatever the cubes."""
+    if ends_game:
+        if reason == "countdown":
+            return ed_(edition, "The next countdown step ends the game")
+        if reason == "out_draw":
+            return ed_(edition, "An out player's draw empties the bag: game over")
+        return ed_(edition, "The next attack empties the bag: game over")
+    if reason == "countdown":
+        return ned_(
+            edition,
+            "The countdown's next draw: {n} cube",
+            "The countdown's next draw: {n} cubes",
+            n,
+        ).format(n=n)
+    if reason == "out_draw":
+        return ned_(
+            edition,
+            "An out player's next draw: {n} cube",
+            "An out player's next draw: {n} cubes",
+            n,
+        ).format(n=n)
+    return ned_(
+        edition, "The next dragon attack: {n} cube", "The next dragon attack: {n} cubes", n
+    ).format(n=n)
+
+
 def percent(p: float) -> str:
     """A chance for the table: "0%", "<1%", "37%", ">99%", "100%"."""
     if p <= 0:

@@ -14,9 +14,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-from companion.i18n import _, ed_, ned_, player_name
+from companion.i18n import _, player_name
 from companion.ui.colours import colour
-from companion.view import PlayerView, TableView, percent
+from companion.view import PlayerView, TableView, next_draw_title, percent
 
 SKULL = "[font=DejaVuSans]☠[/font]"
 HEART = "[font=DejaVuSans]♥[/font]"
@@ -28,35 +28,11 @@ def ending_text(view: TableView) -> str:
     inside knocked out), told before it comes; "" when it does not."""
     if not view.odds_ends_game:
         return ""
-    edition = view.edition
-    if view.odds_reason == "countdown":
-        return ed_(edition, "The next countdown step ends the game")
-    if view.odds_reason == "out_draw":
-        return ed_(edition, "An out player's draw empties the bag: game over")
-    return ed_(edition, "The next attack empties the bag: game over")
+    return next_draw_title(view.edition, view.odds_reason, view.odds_count, True)
 
 
 def odds_title(view: TableView) -> str:
-    n, edition = view.odds_count, view.edition
-    if view.odds_ends_game:
-        return ending_text(view)
-    if view.odds_reason == "countdown":
-        return ned_(
-            edition,
-            "The countdown's next draw: {n} cube",
-            "The countdown's next draw: {n} cubes",
-            n,
-        ).format(n=n)
-    if view.odds_reason == "out_draw":
-        return ned_(
-            edition,
-            "An out player's next draw: {n} cube",
-            "An out player's next draw: {n} cubes",
-            n,
-        ).format(n=n)
-    return ned_(
-        edition, "The next dragon attack: {n} cube", "The next dragon attack: {n} cubes", n
-    ).format(n=n)
+    return next_draw_title(view.edition, view.odds_reason, view.odds_count, view.odds_ends_game)
 
 
 def cells(p: PlayerView) -> list[tuple[str, float]]:

@@ -17,14 +17,13 @@ from companion.i18n import (
     colour_letter,
     current_language,
     ed_,
-    ned_,
     ngettext,
     player_name,
 )
 from companion.msg import Msg
 from companion.store.tags import edition_title
 from companion.table import TSCHAK
-from companion.view import percent
+from companion.view import next_draw_title, percent
 
 if TYPE_CHECKING:
     from companion.web.reader import ReplayedGame
@@ -94,31 +93,8 @@ def odds_words(damage: list[float], knock_out: float, health: int, edition: str)
 def _next_text(odds: Mapping[str, Any] | None, edition: str) -> str:
     if not odds:
         return ""
-    n = int(odds.get("count", 0))
-    reason = odds.get("reason", "attack")
-    if odds.get("ends_game"):
-        if reason == "countdown":
-            return ed_(edition, "The next countdown step ends the game")
-        if reason == "out_draw":
-            return ed_(edition, "An out player's draw empties the bag: game over")
-        return ed_(edition, "The next attack empties the bag: game over")
-    if reason == "countdown":
-        return ned_(
-            edition,
-            "The countdown's next draw: {n} cube",
-            "The countdown's next draw: {n} cubes",
-            n,
-        ).format(n=n)
-    if reason == "out_draw":
-        return ned_(
-            edition,
-            "An out player's next draw: {n} cube",
-            "An out player's next draw: {n} cubes",
-            n,
-        ).format(n=n)
-    return ned_(
-        edition, "The next dragon attack: {n} cube", "The next dragon attack: {n} cubes", n
-    ).format(n=n)
+    reason = str(odds.get("reason", "attack"))
+    return next_draw_title(edition, reason, int(odds.get("count", 0)), bool(odds.get("ends_game")))
 
 
 def _status(p: Mapping[str, Any], edition: str) -> str:
