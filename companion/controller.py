@@ -42,7 +42,6 @@ from companion.i18n import _, localized, ngettext, player_name
 from companion.rules import DrawRequest, RuleError
 from companion.rules.odds import AttackOdds, next_attack_odds
 from companion.rules.setup import as_listed
-from companion.script import MAX_CLIENT_SEED
 from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.log import undone_actions
@@ -312,6 +311,8 @@ class Controller:
         script's client seed may be: the seed is hashed into every draw)."""
         if self.opening is None:
             return
+        from companion.script import MAX_CLIENT_SEED  # not before the first frame
+
         self.words = words[:MAX_CLIENT_SEED]
         self._save()
         self._tell(Update("opening"))  # the client seed shown follows the words

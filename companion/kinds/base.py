@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.msg import Refusal
-from companion.story import GameHistory
+
+if TYPE_CHECKING:  # a type only: the story's dataclasses load with the first story told
+    from companion.story import GameHistory
 
 JSON = dict[str, Any]  # a record's body or a script's line, as JSON gives it
 

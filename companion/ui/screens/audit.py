@@ -13,7 +13,6 @@ from kivy.uix.screenmanager import Screen
 from companion.i18n import Msg, _, localized, ngettext, player_name
 from companion.ui.layouts import Layout
 from companion.ui.screens.kit import GAME_STATUS, app, edition_title, game_date, grouped
-from companion.verify_log import EXIT_NOT_PROVABLY_FAIR
 from companion.view import DrawView
 
 
@@ -139,6 +138,8 @@ class AuditScreen(Layout, Screen):
         message = check.message
         detail = message.params.get("detail") if isinstance(message, Msg) else None
         shown = localized(detail) if detail is not None else ""
+        from companion.verify_log import EXIT_NOT_PROVABLY_FAIR  # with the first check
+
         if check.status == EXIT_NOT_PROVABLY_FAIR:
             self.result = _("Not provably fair: {detail}").format(detail=shown)
             return
