@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeGuard
 
-DEFAULT_PIN = "2468"  # with no PIN in the configuration at all (see the README)
+DEFAULT_PIN = "2468"  # with no PIN in the configuration at all (docs/hardware.md)
 MAX_DIGITS = 8
 SCHEME = "scrypt"
 # scrypt's interactive cost: 16 MiB and about 0.1 s on a Raspberry Pi 4

@@ -1,8 +1,8 @@
 """The fair dragon-bag draw: commit-reveal seeds and an unbiased, reproducible draw.
 
 This package implements the normative algorithm of the fair-draw contract (see
-``docs/LOG_FORMAT`` in the README) and nothing else: it knows bags of coloured
-cubes, not Clank!.
+docs/architecture.md, "The fair draw", and docs/proof.md) and nothing else: it knows
+bags of coloured cubes, not Clank!.
 """
 
 from companion.draw.fair import (
