@@ -22,7 +22,6 @@ from kivy.config import Config as KivyConfig  # noqa: E402
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
-from kivy.app import App  # noqa: E402
 from kivy.base import EventLoop  # noqa: E402
 
 from companion import i18n  # noqa: E402
@@ -33,7 +32,7 @@ from companion.store.backup import backup  # noqa: E402
 from companion.store.db import APPLICATION_ID  # noqa: E402
 from companion.store.seal import key_path  # noqa: E402
 from companion.ui import trouble  # noqa: E402
-from companion.ui.app import EXIT_UNASKED, CompanionApp, start_app  # noqa: E402
+from companion.ui.app import EXIT_UNASKED, start_app  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from tests.screen_metrics import problems  # noqa: E402
 
@@ -49,21 +48,10 @@ class StartedHarness(Harness):
         EventLoop.ensure_window()
         self.window = EventLoop.window
         self.window.size = (800, 480)
-        self.app: CompanionApp = start_app(config, config_problem=problem)
-        App._running_app = self.app
-        self.root = self.app.build()
-        self.app.root = self.root
-        self.window.add_widget(self.root)
-        self.app._app_window = self.window
-        self.app._install_settings_keys(self.window)
-        self.frames(3)
+        self.mount(start_app(config, config_problem=problem))
 
     def close(self) -> None:
-        self.window.unbind(on_keyboard=self.app._on_keyboard_settings)
-        for child in list(self.window.children):
-            self.window.remove_widget(child)
-        self.app.dispatch("on_stop")
-        App._running_app = None
+        self.unmount()
         self.app.close_store()
 
     def confirm(self, yes: str) -> None:

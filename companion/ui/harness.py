@@ -39,7 +39,11 @@ class Harness:
         # English unless told: the tests find widgets by their English text
         config = config or Config(app=AppConfig(database=str(database), language="en"))
         self.store = GameStore(database)
-        self.app = CompanionApp(config, self.store)
+        self.mount(CompanionApp(config, self.store))
+
+    def mount(self, app: CompanionApp) -> None:
+        """Build ``app`` into the window as App.run() would, and draw its first frames."""
+        self.app = app
         App._running_app = self.app  # what App.run() would set
         self.root = self.app.build()
         self.app.root = self.root
@@ -49,12 +53,16 @@ class Harness:
         self.app._install_settings_keys(self.window)
         self.frames(3)
 
-    def close(self) -> None:
+    def unmount(self) -> None:
+        """Take the app out of the window and stop it (its store is the caller's)."""
         self.window.unbind(on_keyboard=self.app._on_keyboard_settings)
         for child in list(self.window.children):
             self.window.remove_widget(child)
         self.app.dispatch("on_stop")  # kv's `app` forgets this app only when it stops
         App._running_app = None
+
+    def close(self) -> None:
+        self.unmount()
         self.store.close()
 
     def frames(self, n: int = 2, seconds: float = 0.0) -> None:
