@@ -30,15 +30,16 @@ nothing; the game log itself only ever holds actions.
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from companion.catalog import UNTAGGED
 from companion.checklist import setup_checklist
 from companion.i18n import _, localized, ngettext, player_name
+from companion.kinds import kind_of
+from companion.kinds.clank.legal import legal_actions
+from companion.live import LiveGame, Update
 from companion.rules import DrawRequest, RuleError
 from companion.rules.odds import AttackOdds, next_attack_odds
 from companion.rules.setup import as_listed
@@ -74,34 +75,6 @@ class Signals(Protocol):
     def signal(self, pattern: str) -> None: ...
 
 
-UpdateKind = Literal[
-    "action",  # an action was committed (``attacks``: the dragon attacks it caused)
-    "refill",  # the refill under way changed (a card revealed, taken back, cancelled)
-    "opening",  # the opening row changed
-    "scoring",  # another player's deck is being scanned
-    "rejected",  # the rules or the store refused: ``message`` says why
-    "unknown_tag",  # ``uid`` is bound to nothing
-    "seat",  # a player badge was scanned (``component``)
-    "game",  # a game started, resumed, closed or was abandoned
-    "ignored",  # a scan that means nothing now
-]
-
-
-@dataclass(frozen=True)
-class Update:
-    """What the listeners hear after each thing that happened: typed, never the rules'
-    own dicts."""
-
-    kind: UpdateKind
-    message: str = ""
-    attacks: tuple[AttackEvent, ...] = ()
-    uid: str | None = None
-    component: Component | None = None
-
-
-Listener = Callable[[Update], None]
-
-
 def _work_in_progress(saved: dict[str, Any], seats: Sequence[str]) -> dict[str, Any]:
     """What was saved of the table's work in progress, each part kept only if it has the
     shape this program writes (a damaged row must not stop the app at every start)."""
@@ -127,7 +100,11 @@ def _work_in_progress(saved: dict[str, Any], seats: Sequence[str]) -> dict[str, 
     return out
 
 
-class Controller:
+class Controller(LiveGame):
+    """The app's own table: its scans, its actions, its view (see the module)."""
+
+    refusals = (RuleError, StoreError)
+
     def __init__(
         self,
         store: GameStore,
@@ -135,7 +112,8 @@ class Controller:
         registry: TagRegistry | None = None,
         signals: Signals | None = None,
     ) -> None:
-        self.store = store
+        super().__init__(store)
+        self.store: GameStore = store
         self.session = Session(store)
         self.registry = registry if registry is not None else TagRegistry(store.db)
         self.signals = signals
@@ -144,14 +122,15 @@ class Controller:
         self.opening: list[dict[str, str]] | None = None  # before the first turn
         self.words = ""  # typed by the players for the client seed
         self.scoring: str | None = None  # the player whose deck is being scanned
-        self.closed = False  # the scores were read and the table moved on
-        self.listeners: list[Listener] = []
         # a running game that cannot be resumed (its seal key is lost or damaged; or it
         # is open in another program): (game, the reason as a Refusal)
         self.unresumable: tuple[int, StoreError] | None = None
-        self.last = ""  # what just happened, in one line (the view's "last")
 
     # ------------------------------------------------------------------ games
+    def owns(self, edition: str) -> bool:
+        # the kind of Clank! (an edition nobody plays too: its set-up refuses it)
+        return kind_of(edition) is kind_of("clank")
+
     def new_game(self, options: dict[str, Any]) -> Table:
         """Start and record a game (``options`` as in a table script's ``new`` line);
         the opening phase follows: the opening row and the client seed."""
@@ -159,69 +138,32 @@ class Controller:
         assert isinstance(table, Table)  # a Tschak! game has its own controller
         self._drop_table()
         self.table = table
-        self._clear()
         self.opening = []
         self._save()
         self._tell(Update("game", _("game {game} started").format(game=self.game_id)))
         return self.table
 
-    def resume_last(self) -> Table | None:
+    def resume_last(self) -> Table | None:  # type: ignore[override]
         """Carry on where the table was after a restart, without asking: the last
         unfinished game, or the scoring of the last game if its scores were not closed."""
-        game = self.store.last_unfinished()
-        if game is None:
-            last = self.store.last_game()
-            if last is None or self.store.game_row(last)["status"] != "over":
-                return None
-            if self.store.in_progress(last).get("closed") or self.store.game_row(last)["closed"]:
-                return None
-            game = last
-        if self.store.game_row(game)["edition"] == TSCHAK:
-            return None  # a Tschak! game: the Tschak! screens resume it
+        return self.table if super().resume_last() == "resumed" else None
+
+    def resume(self, game: int) -> bool:
         try:
             table = self.session.resume(game)
             assert isinstance(table, Table)
         except StoreError as e:  # the key is lost, or the game is open elsewhere
             self.unresumable = (game, e)
-            self._tell(Update("rejected", self._reason(e)))
-            return None
+            self._refused(e)
+            return False
         self._drop_table()
         self.unresumable = None
         self.table = table
-        self._clear()
-        saved = _work_in_progress(self.store.in_progress(game), self.table.game.state.seats)
-        self.refill = saved.get("refill")
-        self.opening = saved.get("opening")
-        self.words = saved.get("words", "")
-        self.scoring = saved.get("scoring")
+        self._load_saved()
         if self.table.finished and self.scoring is None:
             self.scoring = self.table.game.state.seats[0]
         self._tell(Update("game", _("game {game} resumed").format(game=game)))
-        return self.table
-
-    def close_game(self) -> bool:
-        """The scores have been read: the log is closed (its head is final, the one to
-        photograph) and the next start shows the new-game screen. False: nothing was
-        closed (no game on the table, or the close was refused: the update says why)."""
-        if self.table is None:
-            return False
-        try:
-            self.table.close()
-        except (RuleError, StoreError) as e:
-            self._tell(Update("rejected", self._reason(e)))
-            return False
-        self.closed = True
-        self._save()
-        self._drop_table()
-        self._clear()
-        self._tell(Update("game", _("game closed")))
         return True
-
-    def _drop_table(self) -> None:
-        """The table moves on from this game: other programs may open it now."""
-        if self.game_id is not None:
-            self.store.release(self.game_id)
-        self.table = None
 
     def abandon_unresumable(self, reason: str = "the seal key was lost") -> bool:
         """Give up the game that cannot be resumed (see ``unresumable``); its log stays
@@ -230,12 +172,12 @@ class Controller:
             return False
         game, problem = self.unresumable
         if not isinstance(problem, SealError):
-            self._tell(Update("rejected", self._reason(problem)))
+            self._refused(problem)
             return False
         try:
             self.store.abandon_unresumable(game, reason)
         except StoreError as e:
-            self._tell(Update("rejected", self._reason(e)))
+            self._refused(e)
             return False
         self.unresumable = None
         self._tell(
@@ -248,33 +190,22 @@ class Controller:
         )
         return True
 
-    def abandon(self, reason: str = "abandoned at the table") -> bool:
-        """Give the game up: its server seed is revealed, its draws can be checked."""
-        if self.table is None or self.table.finished:
-            return False
-        try:
-            self.table.abandon(reason)
-        except (RuleError, StoreError) as e:
-            self._tell(Update("rejected", self._reason(e)))
-            return False
-        self._tell(Update("game", _("game abandoned")))
-        return True
+    def _may_abandon(self) -> bool:
+        return self.table is not None and not self.table.finished
 
     def _reason(self, error: Exception) -> str:
         """A refusal as the table reads it: its language, its edition's words."""
         return localized(error, self.table.game.edition.name if self.table else None)
 
     def _clear(self) -> None:
+        super()._clear()
         self.refill = None
         self.opening = None
         self.words = ""
         self.scoring = None
-        self.closed = False
 
-    def _save(self) -> None:
-        if self.game_id is None:
-            return
-        body: dict[str, Any] = {"closed": True} if self.closed else {}
+    def _work(self) -> dict[str, Any]:
+        body: dict[str, Any] = {}
         if self.refill is not None:
             body["refill"] = self.refill
         if self.opening is not None:
@@ -282,7 +213,15 @@ class Controller:
             body["words"] = self.words
         if self.scoring is not None:
             body["scoring"] = self.scoring
-        self.store.save_in_progress(self.game_id, body)
+        return body
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        assert self.table is not None
+        work = _work_in_progress(saved, self.table.game.state.seats)
+        self.refill = work.get("refill")
+        self.opening = work.get("opening")
+        self.words = work.get("words", "")
+        self.scoring = work.get("scoring")
 
     @property
     def phase(self) -> str:
@@ -365,11 +304,6 @@ class Controller:
             self._end_opening()
         self._tell(Update("game", _("the first turn begins")))
         return True
-
-    @property
-    def game_id(self) -> int | None:
-        log = self.table.log if self.table is not None else None
-        return getattr(log, "game", None)
 
     def snapshot(self) -> dict[str, Any] | None:
         if self.table is None:
@@ -560,65 +494,11 @@ class Controller:
         return sorted(found.items(), key=lambda item: item[0].casefold())
 
     def offers(self, player: str) -> list[Offer]:
-        """What ``player`` may do now beyond clank: only what the rules allow (an artifact
-        already taken is not offered, nor escaping without an artifact, nor an item the
-        player cannot pay or the market no longer has, nor a prisoner already freed)."""
+        """What ``player`` may do now beyond clank, as the kind says is legal
+        (``companion.kinds.clank.legal``): nothing outside play."""
         if self.table is None or self.phase != "playing":
             return []
-        game = self.table.game
-        s = game.state
-        p = s.players.get(player)
-        if p is None or not p.playing or s.game_over:
-            return []
-        health = game.setup.health - p.damage
-        out: list[Offer] = []
-
-        def add(what: str, fields: dict[str, Any], name: str = "", value: int = 0) -> None:
-            action = {"do": what, **fields}
-            if what != "ghost":
-                action["player"] = player
-            out.append(Offer(what, action, name, value))
-
-        for n in (1, 2, 5):
-            add("gold", {"n": n}, value=n)
-        for n in (1, 7):
-            if p.gold >= n:
-                add("gold", {"n": -n}, value=-n)
-        if p.supply >= 1 and health > 1:  # chosen damage may not fill the meter
-            add("damage", {"n": 1, "voluntary": True}, value=1)
-        if p.damage > 0:
-            add("heal", {"n": 1}, value=1)
-        add("depths", {"in": not p.in_depths}, value=0 if p.in_depths else 1)
-        if p.artifacts and not p.in_depths:
-            add("escape", {})
-        if len(p.artifacts) < 1 + p.tokens.get("backpack", 0):  # room in the pack
-            for value in sorted(set(s.artifacts_left)):
-                add("artifact", {"value": value}, value=value)
-        for t in game.catalog.tokens_of("major_secret", "minor_secret"):
-            add("secret", {"name": t.name}, t.name)
-        market = {t.name: t for t in game.catalog.tokens_of("market", party=game.setup.party)}
-        for name, token in market.items():
-            price = token.cost if token.cost is not None else 7
-            crowns = token.effect("crowns") is not None
-            left = len(s.crowns_left) if crowns else s.stock.get(name, 0)
-            if p.gold >= price and left > 0:
-                add("buy", {"item": name}, name, price)
-        if s.stock.get("monkey idol", 0) > 0:
-            add("token", {"name": "monkey idol"}, "monkey idol")
-        if game.edition.name == "catacombs":
-            if p.supply >= 1:
-                add("shrine", {})
-            if s.ghost_treasury > 0:
-                add("ghost", {})
-            freed = Counter(name for q in s.players.values() for name in q.prisoners)
-            kinds = game.catalog.tokens_of("prisoner")
-            box = sum(t.count for t in kinds)  # the printed total (20)
-            for t in kinds:
-                # a guessed count (settings.unconfirmed "prisoners") limits nothing: the
-                # kind is offered while the box has prisoners left, as a scan frees it
-                if freed[t.name] < t.count if t.verified else freed.total() < box:
-                    add("prisoner", {"name": t.name}, t.name)
-        return out
+        return legal_actions(self.table.game, player)
 
     def tag(self, uid: str) -> Component | None:
         """What a tag is bound to (None: nothing)."""
@@ -648,7 +528,7 @@ class Controller:
         try:
             events = self.table.apply(action)
         except (RuleError, StoreError) as e:
-            self._tell(Update("rejected", self._reason(e)))
+            self._refused(e)
             return False
         if self.opening is not None and action.get("do") != "seed":
             self._end_opening()  # the game has begun
@@ -911,9 +791,3 @@ class Controller:
     def _signal(self, pattern: str) -> None:
         if self.signals is not None:
             self.signals.signal(pattern)
-
-    def _tell(self, update: Update) -> None:
-        if update.message and update.kind not in ("ignored", "seat"):
-            self.last = update.message
-        for listener in list(self.listeners):
-            listener(update)

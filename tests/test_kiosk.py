@@ -70,7 +70,7 @@ def test_re_binding_a_tag_during_a_tschak_game_asks_for_the_pin(ui):
     weak, strong = cards["mage_01"], cards["mage_07"]  # a mage 2 and a mage 5
     uid = "04C0FFEE000002"
     ui.app.controller.registry.bind(uid, weak)
-    tschak = ui.app.tschak
+    tschak = ui.app.control("tschak")
     assert tschak.prepare(["red", "blue"]) and tschak.start()
     ui.frames(2)
     assert ui.app.controller.phase == "none"  # the Clank! controller has no game

@@ -205,7 +205,7 @@ def colour_button(ui: Harness, name: str):
 def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     ui = open_ui(tmp_path, harnesses, language)
     shot = Shots(ui, language)
-    tschak = ui.app.tschak
+    tschak = ui.app.control("tschak")
     # the new-game screen offers Tschak! (2 to 4 players)
     ui.tap(pgettext("edition", "Tschak!"))
     for name in ("red", "blue", "green"):
@@ -254,7 +254,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     tap_pick(ui, floors[1].children[0], tower["treasures"][1])
     tap_pick(ui, floors[0].children[0], tower["treasures"][2])
     ui.tap(_("Set out tower {tower}").format(tower=1))
-    assert ui.app.tschak.snapshot()["towers"][0]["monsters"] == tower["monsters"]
+    assert ui.app.control("tschak").snapshot()["towers"][0]["monsters"] == tower["monsters"]
     assert ui.app.screens.current == "tschak_floor"
     # floor 1: red's team scanned, blue's tapped (two mages first: a misplay, swapped),
     # green's laid on the reader with stickers
@@ -276,7 +276,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     ui.tap(_("Resolve floor {floor}").format(floor=1))
     assert ui.app.screens.current == "tschak_verdict"
     verdict = ui.app.screens.get_screen("tschak_verdict")
-    record = ui.app.tschak.snapshot()["floors"][0]
+    record = ui.app.control("tschak").snapshot()["floors"][0]
     assert record["treasure"] == {"card": "ring", "to": "green"}
     assert record["monster"] == {"card": "monster:3", "to": "blue"}
     strengths = {c.name_text: c.strength for c in verdict.ids.columns.children}
@@ -301,7 +301,11 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
         tap_pick(ui, empty_slot(ui, player), card)
     shot("trophies")
     ui.tap(_("Award the trophies"))
-    assert ui.app.tschak.snapshot()["trophies"][0]["gold"] == {"red": 2, "blue": 3, "green": 0}
+    assert ui.app.control("tschak").snapshot()["trophies"][0]["gold"] == {
+        "red": 2,
+        "blue": 3,
+        "green": 0,
+    }
     shot("trophy-verdict")
     ui.tap(verdict.continue_text)
     assert ui.app.screens.current == "tschak_tower"
@@ -319,12 +323,12 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     final = ui.app.screens.get_screen("tschak_final")
     piles = {p.player: p for p in final.ids.piles.children}
     ui.tap(piles["blue"])
-    blue = ui.app.tschak.snapshot()["players"]["blue"]
+    blue = ui.app.control("tschak").snapshot()["players"]["blue"]
     reader(ui, stickers, *blue["monsters"], *blue["treasures"])
     piles = {p.player: p for p in final.ids.piles.children}
     assert piles["blue"].status == "match"
     ui.tap(piles["green"])
-    green = ui.app.tschak.snapshot()["players"]["green"]
+    green = ui.app.control("tschak").snapshot()["players"]["green"]
     drawer(ui, green["monsters"][0])
     reader(ui, stickers, green["treasures"][0])
     piles = {p.player: p for p in final.ids.piles.children}
@@ -341,7 +345,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     ui.tap(elixir)
     shot("elixir")
     ui.tap(_("{choice}: {n} VP").format(choice=_("unused"), n=10))
-    assert ui.app.tschak.snapshot()["players"]["red"]["score"] == 10
+    assert ui.app.control("tschak").snapshot()["players"]["red"]["score"] == 10
     ui.tap(_("Close the game"))
     ui.frames(2, seconds=INERT + 0.1)  # the question takes no tap in its first moment
     ui.tap(_("Yes, close the game"))
@@ -353,7 +357,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
 def test_four_and_two_players_fit_the_screen(tmp_path, harnesses, language):
     ui = open_ui(tmp_path, harnesses, language)
     shot = Shots(ui, language, prefix="tschak-seats")
-    tschak = ui.app.tschak
+    tschak = ui.app.control("tschak")
     for players in (["red", "yellow", "green", "blue"], ["purple", "orange"]):
         assert tschak.prepare(players)
         assert tschak.start()
@@ -383,7 +387,7 @@ def test_four_and_two_players_fit_the_screen(tmp_path, harnesses, language):
 # ------------------------------------------------------------------ more of the table
 def test_a_tie_the_rules_cannot_break_is_asked_on_screen(tmp_path, harnesses):
     ui = open_ui(tmp_path, harnesses)
-    tschak = ui.app.tschak
+    tschak = ui.app.control("tschak")
     tschak.prepare(["red", "blue"])
     ui.frames(2)
     setup = ui.app.screens.get_screen("tschak_setup")
@@ -398,18 +402,18 @@ def test_a_tie_the_rules_cannot_break_is_asked_on_screen(tmp_path, harnesses):
         for card in ["Mc", "W5a", "D3u"]:
             tschak.add_card(card, player)
     ui.frames(2)
-    before = ui.app.tschak.snapshot()
+    before = ui.app.control("tschak").snapshot()
     ui.tap(_("Resolve floor {floor}").format(floor=1))
-    assert ui.app.tschak.snapshot() == before  # nothing decided yet: the table says
+    assert ui.app.control("tschak").snapshot() == before  # nothing decided yet: the table says
     Shots(ui, "en", prefix="tschak-tie")("question")
     ui.tap("Blue")
-    assert ui.app.tschak.snapshot()["floors"][0]["treasure"]["to"] == "blue"
+    assert ui.app.control("tschak").snapshot()["floors"][0]["treasure"]["to"] == "blue"
     assert ui.app.screens.current == "tschak_verdict"
 
 
 def test_undo_on_screen_takes_back_a_card_then_the_floor(tmp_path, harnesses):
     ui = open_ui(tmp_path, harnesses)
-    tschak = ui.app.tschak
+    tschak = ui.app.control("tschak")
     tschak.prepare(["red", "blue"])
     tschak.start()
     for card in ["monster:3", "troglodyte", "monster:1", "chest:4", "ring", "elixir"]:
@@ -423,7 +427,10 @@ def test_undo_on_screen_takes_back_a_card_then_the_floor(tmp_path, harnesses):
     ui.tap("Resolve floor 1")
     assert ui.app.screens.current == "tschak_verdict"
     ui.tap("Undo")
-    assert ui.app.screens.current == "tschak_floor" and ui.app.tschak.snapshot()["floors"] == []
+    assert (
+        ui.app.screens.current == "tschak_floor"
+        and ui.app.control("tschak").snapshot()["floors"] == []
+    )
     assert ui.find("Undo: floor 1 of tower 1 taken back: correct the teams")
     assert len(chips(ui, "D2u")) == 1  # the teams are back on screen
     ui.tap("Undo")
@@ -435,7 +442,7 @@ def test_a_fresh_screen_shows_what_the_live_one_shows(tmp_path, harnesses):
     from companion.kinds.tschak.screens import SCREEN_CLASSES
 
     ui = open_ui(tmp_path, harnesses)
-    tschak = ui.app.tschak
+    tschak = ui.app.control("tschak")
     tschak.prepare(["red", "blue", "green"])
     tschak.start()
     ui.frames(2)
@@ -480,7 +487,7 @@ def test_a_fresh_screen_shows_what_the_live_one_shows(tmp_path, harnesses):
 def self_check(ui, texts, classes, step) -> None:
     live = ui.app.screens.current_screen
     fresh = classes[live.name](name=live.name + "-fresh")
-    fresh.show_tschak(ui.app.tschak.view())
+    fresh.show_tschak(ui.app.control("tschak").view())
     assert texts(fresh) == texts(live), f"step {step}: {live.name}"
 
 
@@ -488,21 +495,21 @@ def test_a_restart_comes_back_to_the_same_tschak_screen(tmp_path):
     db = tmp_path / "games.db"
     first = Harness(db)
     try:
-        tschak = first.app.tschak
+        tschak = first.app.control("tschak")
         tschak.prepare(["red", "blue"])
         tschak.start()
         for card in ["monster:3", "troglodyte", "monster:1", "chest:4", "ring", "elixir"]:
             tschak.scan_card(card)
         tschak.set_out_tower()
         tschak.add_card("M4s", "red")
-        before = first.app.tschak.snapshot()
+        before = first.app.control("tschak").snapshot()
     finally:
         first.close()
     again = Harness(db)
     try:
         assert again.app.screens.current == "tschak_floor"
-        assert again.app.tschak.snapshot() == before
-        assert again.app.tschak.teams == {"red": ["M4s"]}
+        assert again.app.control("tschak").snapshot() == before
+        assert again.app.control("tschak").teams == {"red": ["M4s"]}
         assert len(chips(again, "M4s")) == 1
     finally:
         again.close()

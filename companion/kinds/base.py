@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from companion.msg import Refusal
 
 if TYPE_CHECKING:  # a type only: the story's dataclasses load with the first story told
+    from companion.live import LiveGame
     from companion.story import GameHistory
 
 JSON = dict[str, Any]  # a record's body or a script's line, as JSON gives it
@@ -131,7 +132,7 @@ class TableFace(Protocol):
         """The screen of each phase of the kind's controller."""
         ...
 
-    def make_control(self, app: Any) -> Any:
+    def make_control(self, app: Any) -> LiveGame:
         """The kind's controller for this app (its store, its tag registry)."""
         ...
 
@@ -203,6 +204,21 @@ class GameKind(Protocol):
 
     def output(self, table: GameTable) -> JSON:
         """The table as a script's ``--json`` output shows it (without its errors)."""
+        ...
+
+    def tell_event(self, event: JSON, edition: str) -> str:
+        """One of its events in words, for the terminal (``edition``: the game's)."""
+        ...
+
+    def tell_state(self, out: JSON) -> list[str]:
+        """A table as ``output`` shows it, in a few readable lines for the terminal
+        (its errors are the caller's to add)."""
+        ...
+
+    @property
+    def file_errors(self) -> tuple[type[Exception], ...]:
+        """What its box's own files raise when they cannot be used (a catalog that does
+        not follow its schema): the error's text says what is wrong."""
         ...
 
     @property

@@ -34,6 +34,7 @@ from companion.i18n import (
 )
 from companion.kinds import editions, kind_of
 from companion.kinds.base import TableFace
+from companion.live import LiveGame, left_game
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
 from companion.store.tags import TagError, component_words, components
@@ -109,22 +110,23 @@ SCREENS: dict[str, Callable[..., Any]] = {
 }
 
 
-def own_screens() -> TableFace:
-    """The screens of the game kind that has screens of its own (the kinds' registry
-    says which): built when first shown, from the module its face names."""
-    for edition in editions():
-        face = kind_of(edition).table_face()
-        if face is not None:
-            return face
-    raise LookupError("no game kind has screens of its own")
+def face_of(edition: str) -> TableFace | None:
+    """The screens of an edition's kind, if it has screens of its own (the kinds'
+    registry says); None: the app's own table serves it."""
+    return kind_of(edition).table_face()
 
 
 def screen_factory(name: str) -> Callable[..., Any]:
-    """The class of a screen: the app's own, or a game kind's (imported when first built)."""
+    """The class of a screen: the app's own, or a game kind's (imported when first built,
+    from the module its face names)."""
     if name in SCREENS:
         return SCREENS[name]
-    module, cls = own_screens().screens[name]
-    return Later(module, cls)
+    for edition in editions():
+        face = face_of(edition)
+        if face is not None and name in face.screens:
+            module, cls = face.screens[name]
+            return Later(module, cls)
+    raise LookupError(f"no screen is called {name}")
 
 
 class CompanionApp(App):
@@ -161,7 +163,9 @@ class CompanionApp(App):
         self.attack_view: AttackView | None = None
         self.pin_pad: PinPad | None = None
         self.pin_lockout = Lockout.beside(config_.database)  # across pads and restarts
-        self._tschak: Any = None  # the Tschak! controller, made when first needed
+        # the controllers of the kinds with screens of their own, by edition, each made
+        # when first needed (a table of the app's own kind never loads another's rules)
+        self._controls: dict[str, LiveGame] = {}
         set_language(config_.app.language)
         if store is not None:
             self._attach(store)
@@ -170,7 +174,7 @@ class CompanionApp(App):
         self.store = store
         self.controller = Controller(store)
         self.controller.listeners.append(self.on_update)
-        self._tschak = None
+        self._controls = {}
 
     def close_store(self) -> None:
         """The database closed (when the app ends; none while the trouble screen shows)."""
@@ -248,25 +252,23 @@ class CompanionApp(App):
         self.status.text = self.ready_text
         self._building = True  # one redraw at the end, not one per notice
         try:
-            if self.controller.phase == "none" and self.tschak_home() is None:
-                self.controller.resume_last()
-                if (
-                    self.controller.phase == "none"
-                    and self.controller.unresumable is None
-                    and self._last_game_is_tschak()
-                ):
-                    self.tschak.resume_last()
+            if self.controller.phase == "none" and self.own_home() is None:
+                self._resume_left()
         finally:
             self._building = False
         self.show_screen(self.home_screen())
         return root
 
-    def _last_game_is_tschak(self) -> bool:
-        """Whether the table left a Tschak! game (its rules and screens are loaded only
-        then: a Clank! table's first frame does without them)."""
-        store = self.store
-        game = store.last_unfinished() or store.last_game()
-        return game is not None and store.game_row(game)["edition"] == "tschak"
+    def _resume_left(self) -> None:
+        """The game the table left, taken up again by its kind's controller: the app's
+        own, or (only then loaded, with its rules and screens) that of a kind with
+        screens of its own."""
+        left = left_game(self.store)
+        face = face_of(left[1]) if left is not None else None
+        if left is None or face is None:
+            self.controller.resume_last()
+        else:
+            self.control(left[1]).resume_last()
 
     def on_start(self) -> None:
         # the screen first: the reader and the buttons start once the first frame is shown
@@ -363,21 +365,35 @@ class CompanionApp(App):
 
     # ---------------------------------------------------------------- screens
     def home_screen(self) -> str:
-        return self.tschak_home() or PHASE_SCREENS[self.controller.phase]
+        return self.own_home() or PHASE_SCREENS[self.controller.phase]
 
-    @property
-    def tschak(self) -> Any:
-        """The controller of the kind with screens of its own (Tschak!), made when first
-        needed, by its kind (``GameKind.table_face``)."""
-        if self._tschak is None:
-            self._tschak = own_screens().make_control(self)
-        return self._tschak
+    def control(self, edition: str) -> LiveGame:
+        """The controller of an edition whose kind has screens of its own, made when
+        first needed by its kind (``GameKind.table_face``)."""
+        if edition not in self._controls:
+            face = face_of(edition)
+            if face is None:
+                raise LookupError(f"{edition}: the app's own table plays it")
+            self._controls[edition] = face.make_control(self)
+        return self._controls[edition]
 
-    def tschak_home(self) -> str | None:
-        """The Tschak! screen of the game (or set-up) on the table; None without one."""
-        if self._tschak is None or not self._tschak.active:
-            return None
-        return own_screens().phase_screens[self._tschak.phase]
+    def own(self) -> tuple[TableFace, LiveGame] | None:
+        """The kind with screens of its own that the table is with: its game (or its
+        set-up) is on the table, or one of its screens shows."""
+        for edition, control in self._controls.items():
+            face = face_of(edition)
+            if face is not None and (control.in_play or self.screens.current in face.screens):
+                return face, control
+        return None
+
+    def own_home(self) -> str | None:
+        """The screen of the game (or set-up) on the table of a kind with screens of its
+        own; None without one."""
+        for edition, control in self._controls.items():
+            face = face_of(edition)
+            if face is not None and control.in_play:
+                return face.phase_screens[control.phase]
+        return None
 
     def screen(self, name: str) -> Any:
         if not self.screens.has_screen(name):
@@ -392,8 +408,8 @@ class CompanionApp(App):
     def redraw(self) -> None:
         """The current screen, from one view of the controller."""
         screen = self.screens.current_screen
-        if hasattr(screen, "show_tschak"):
-            screen.show_tschak(self.tschak.view())
+        if hasattr(screen, "show_own"):  # a screen of a kind of its own: its own view
+            screen.show_own()
             return
         if hasattr(screen, "redraw"):
             view = self.controller.view()
@@ -407,8 +423,9 @@ class CompanionApp(App):
         if self.screens.current == "tags" and self.screen("tags").mode:
             self.screen("tags").scanned(uid)
             return
-        if self.tschak_home() is not None or self.screens.current == "tschak_catalog":
-            own_screens().scan(self, uid)
+        own = self.own()
+        if own is not None:
+            own[0].scan(self, uid)
             return
         self.controller.scan(uid)
 
@@ -768,8 +785,9 @@ class CompanionApp(App):
         the Pi (the "No tag" entries are no scans). Without a simulated table (the app
         built without starting its hardware, as the test harness does) the pick goes to the
         controller at once."""
-        if self.tschak_home() is not None or self.screens.current == "tschak_catalog":
-            own_screens().open_drawer()
+        own = self.own()
+        if own is not None:
+            own[0].open_drawer()
             return
         from companion.store.tags import Component
         from companion.ui.simulated import SimulatedTable
@@ -826,7 +844,7 @@ class CompanionApp(App):
 
         entries = [(_("Badge: {colour}").format(colour=player_name(b.name)), lambda b=b: bind(b))
                    for b in _badges()]  # fmt: skip
-        if edition == "tschak":  # its 68 cards, in words
+        if face_of(edition) is not None:  # a kind of its own: its cards, in words
             found = components(edition, ("card",), ())
             entries += [(component_words(c), lambda c=c: bind(c)) for c in found]
         else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, cast
 
+from companion.catalog import CatalogError
 from companion.kinds.base import JSON, GameTable, KindModules
 from companion.msg import Refusal
 from companion.rules import RuleError, make_setup
@@ -81,6 +82,18 @@ class ClankKind(KindModules):
         if odds is not None:  # what the next dragon draw would do (ends_game too)
             out["odds"] = odds_json(odds)
         return out
+
+    def tell_event(self, event: JSON, edition: str) -> str:
+        from companion.kinds.clank.telling import tell_event
+
+        return tell_event(event, edition)
+
+    def tell_state(self, out: JSON) -> list[str]:
+        from companion.kinds.clank.telling import tell_state
+
+        return tell_state(out)
+
+    file_errors: tuple[type[Exception], ...] = (CatalogError,)  # its catalog's files
 
     charted = True
 

@@ -38,7 +38,7 @@ are built from its public face by ``companion.kinds.tschak.view_builder``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from companion.i18n import _, pgettext
 from companion.kinds.tschak.catalog_check import with_number
@@ -139,12 +139,12 @@ class TschakControl(Entry):
         self._tell(Update("game", _("Tschak! game started")))
         return True
 
-    def resume(self, game_id: int) -> bool:
+    def resume(self, game: int) -> bool:
         """Carry on with a recorded game (the injected ``resume``)."""
         if self._resume is None:
             return False
         try:
-            table = self._resume(game_id)
+            table = self._resume(game)
         except Exception as e:  # noqa: BLE001 - the game cannot be resumed: said
             self._tell(Update("rejected", error_text(e)))
             return False
@@ -152,72 +152,14 @@ class TschakControl(Entry):
         self.pending = None
         self._clear()
         self._load_saved()
-        self._tell(Update("game", _("game {game} resumed").format(game=game_id)))
+        self._tell(Update("game", _("game {game} resumed").format(game=game)))
         return True
 
-    def resume_last(self) -> Literal["none", "resumed", "failed", "closed"]:
-        """At start-up: carry on with the last Tschak! game if it is the one the table
-        left (unfinished, or over with its scores not yet closed). "none": the last game
-        is not a Tschak! one (the Clank! controller's turn)."""
-        store = self.store
-        if store is None:
-            return "none"
-        game = store.last_unfinished()
-        if game is None:
-            game = store.last_game()
-            if game is None:
-                return "none"
-            row = store.game_row(game)
-            if row.get("edition") != EDITION or row.get("status") != "over":
-                return "none"
-        elif store.game_row(game).get("edition") != EDITION:
-            return "none"
-        if store.in_progress(game).get("closed") or store.game_row(game)["closed"]:
-            return "closed"
-        return "resumed" if self.resume(game) else "failed"
+    def _may_abandon(self) -> bool:
+        return self.table is not None and self.phase != "over" and hasattr(self.table, "abandon")
 
-    def close_game(self) -> None:
-        """The scores were read: the log is closed (its head is final) and the table
-        moves on to the new-game screen."""
-        if self.table is None:
-            return
-        try:
-            self.table.close()
-        except TschakError as e:
-            self._tell(Update("rejected", refusal(e)))
-            return
-        except Exception as e:  # noqa: BLE001 - the store refused (a full disk...)
-            self._tell(Update("rejected", error_text(e)))
-            return
-        self.closed = True
-        self._save()
-        self._drop_table()
-        self._tell(Update("game", _("game closed")))
-
-    def abandon(self) -> bool:
-        """Give the game up (its log keeps it, marked abandoned); the new-game screen."""
-        table = self.table
-        if table is None or self.phase == "over" or not hasattr(table, "abandon"):
-            return False
-        try:
-            table.abandon("abandoned at the table")
-        except TschakError as e:
-            self._tell(Update("rejected", refusal(e)))
-            return False
-        except Exception as e:  # noqa: BLE001 - the store refused: said
-            self._tell(Update("rejected", error_text(e)))
-            return False
-        self._drop_table()
-        self._tell(Update("game", _("game abandoned")))
-        return True
-
-    def _drop_table(self) -> None:
-        """The table moves on from this game: other programs may open it now."""
-        game = self.game_id
-        if self.store is not None and game is not None:
-            self.store.release(game)
-        self.table = None
-        self._clear()
+    def _abandoned(self) -> None:
+        self._drop_table()  # the new-game screen
 
     def go_on(self) -> None:
         """The verdict was read: on to the next floor, the trophies or the next tower."""

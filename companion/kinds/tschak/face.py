@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.kinds.tschak.control import TschakControl
 
 # the screens, imported when first built (the app's first frame does without them)
 SCREENS = {
@@ -25,7 +28,7 @@ class TschakFace:
 
         return PHASE_SCREENS
 
-    def make_control(self, app: Any) -> Any:
+    def make_control(self, app: Any) -> TschakControl:
         from companion.kinds.tschak.screens.base import make_control
 
         return make_control(app)

@@ -70,6 +70,19 @@ class TschakKind(KindModules):
     def output(self, table: GameTable) -> JSON:
         return table.snapshot()
 
+    def tell_event(self, event: JSON, edition: str) -> str:
+        from companion.kinds.tschak.telling import tell_event
+
+        return tell_event(event)
+
+    def tell_state(self, out: JSON) -> list[str]:
+        from companion.kinds.tschak.telling import tell_state
+
+        return tell_state(out)
+
+    # a card catalog that cannot be used is one of its rules' ``errors``
+    file_errors: tuple[type[Exception], ...] = ()
+
     charted = False
 
     def table_face(self) -> TableFace:

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from companion.i18n import _
 from companion.kinds.tschak.catalog_check import CatalogCheck
-from companion.kinds.tschak.views import Listener, Phase, Update
+from companion.kinds.tschak.views import Phase, Update
 from companion.kinds.tschak.words import error_text, refusal, who
+from companion.live import LiveGame
 from companion.tschak import Hero, TowerCard, TschakError, TschakGame
 
 EDITION = "tschak"
 
 
+@runtime_checkable
 class TschakTableLike(Protocol):
     """What the controller needs of a table: a TschakTable, or a Session's table that
     commits each action to the game log before returning."""
@@ -43,8 +45,10 @@ def _default_start(options: dict[str, Any]) -> TschakTableLike:
     return TschakTable(options)
 
 
-class Progress:
+class Progress(LiveGame):
     """The controller's state, how it is read, saved and told."""
+
+    refusals = (Exception,)  # the rules' refusals, and the store's (a full disk...)
 
     def __init__(
         self,
@@ -55,20 +59,25 @@ class Progress:
         registry: Any = None,
         catalog_path: Path | None = None,
     ) -> None:
+        super().__init__(store)
         self._start = start or _default_start
         self._resume = resume
-        self.store = store
         self.registry = registry
         self.check = CatalogCheck(catalog_path)
-        self.listeners: list[Listener] = []
         self.table: TschakTableLike | None = None
         self.pending: dict[str, Any] | None = None  # the set-up: players, settings
-        self.last = ""
         self.check_draft: Hero | TowerCard | None = None  # the card as the table set it
         self.check_message = ""
         self._clear()
 
+    def owns(self, edition: str) -> bool:
+        return edition == EDITION
+
+    def _reason(self, error: Exception) -> str:
+        return refusal(error) if isinstance(error, TschakError) else error_text(error)
+
     def _clear(self) -> None:
+        super()._clear()
         self.slots: dict[str, list[str | None]] = {"monsters": [None] * 3, "treasures": [None] * 3}
         self.teams: dict[str, list[str]] = {}
         self.misplays: set[str] = set()
@@ -79,7 +88,6 @@ class Progress:
         self.scores_visible = False
         self.piles: dict[str, list[str]] = {}
         self.revealed = False
-        self.closed = False
 
     # ------------------------------------------------------------------ reading
     @property
@@ -92,13 +100,8 @@ class Progress:
         return self.table is not None or self.pending is not None
 
     @property
-    def game_id(self) -> int | None:
-        if self.table is None:
-            return None
-        found = getattr(self.table, "game_id", None)
-        if found is None:
-            found = getattr(getattr(self.table, "log", None), "game", None)
-        return found if isinstance(found, int) else None
+    def in_play(self) -> bool:
+        return self.active
 
     @property
     def phase(self) -> Phase:
@@ -148,13 +151,8 @@ class Progress:
         return ""
 
     # ------------------------------------------------------------------ saving
-    def _save(self) -> None:
-        game = self.game_id
-        if self.store is None or game is None:
-            return
+    def _work(self) -> dict[str, Any]:
         body: dict[str, Any] = {"tschak": True}
-        if self.closed:
-            body["closed"] = True
         if any(self.slots["monsters"]) or any(self.slots["treasures"]):
             body["slots"] = self.slots
         if self.teams:
@@ -173,15 +171,13 @@ class Progress:
             body["piles"] = self.piles
         if self.revealed:
             body["revealed"] = True
-        self.store.save_in_progress(game, body)
+        return body
 
-    def _load_saved(self) -> None:
+    def _restore(self, saved: dict[str, Any]) -> None:
         """What the table had entered before a restart, each part kept only if it has the
         shape this program writes."""
-        game = self.game_id
-        if self.store is None or game is None or self.game is None:
+        if self.game is None:
             return
-        saved = self.store.in_progress(game)
         players = set(self.game.players)
 
         def names(value: Any) -> bool:
@@ -220,7 +216,6 @@ class Progress:
         if isinstance(piles, dict):
             self.piles = {p: list(v) for p, v in piles.items() if p in players and names(v)}
         self.revealed = saved.get("revealed") is True
-        self.closed = saved.get("closed") is True
 
     # ------------------------------------------------------------------ actions
     def do(self, action: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -258,10 +253,3 @@ class Progress:
         if order:
             text += " " + _("So far, strongest first: {players}").format(players=", ".join(order))
         return text
-
-    # ------------------------------------------------------------------ telling
-    def _tell(self, update: Update) -> None:
-        if update.message and update.kind not in ("ignored",):
-            self.last = update.message
-        for listener in list(self.listeners):
-            listener(update)

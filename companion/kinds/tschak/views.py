@@ -4,7 +4,7 @@ from nothing else; and a card as a chip shows it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -16,6 +16,7 @@ from companion.kinds.tschak.words import (
     tower_words,
     tp,
 )
+from companion.live import Listener, Update, UpdateKind
 from companion.tschak import TschakError
 from companion.tschak.cards import (
     ARTIFACT,
@@ -263,14 +264,4 @@ class TschakView:
     totals: str = ""  # the running totals in one line, only when the table turned them on
 
 
-UpdateKind = Literal["action", "entry", "rejected", "unknown_tag", "game", "ignored", "setup"]
-
-
-@dataclass(frozen=True)
-class Update:
-    kind: UpdateKind
-    message: str = ""
-    uid: str | None = None
-
-
-Listener = Callable[[Update], None]
+__all__ = ["Listener", "Update", "UpdateKind"]  # the shared updates, as the screens import them

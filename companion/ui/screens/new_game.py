@@ -111,7 +111,7 @@ class NewGameScreen(Layout, Screen):
 
     def start(self) -> None:
         if self.edition == "tschak":  # its set-up first: the settings, the card catalog
-            App.get_running_app().tschak.prepare(list(self.seats))
+            App.get_running_app().control("tschak").prepare(list(self.seats))
             return
         options = {"edition": self.edition, "players": list(self.seats)}
         if len(self.seats) > 4:

@@ -49,7 +49,7 @@ class TagsScreen(Layout, Screen):
         admin PIN first."""
         a = app()
         in_game = a.controller.phase in ("opening", "playing", "scoring")
-        if mode == "rebind" and (in_game or a.tschak_home() is not None):
+        if mode == "rebind" and (in_game or a.own_home() is not None):
             a.ask_pin(lambda: self._start(mode), prompt=_("Admin PIN: re-bind a tag during a game"))
             return
         self._start(mode)

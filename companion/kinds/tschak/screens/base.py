@@ -5,7 +5,7 @@ app makes, where a scan goes, the simulated reader's drawer."""
 from __future__ import annotations
 
 import secrets
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
@@ -14,6 +14,9 @@ from companion.i18n import _
 from companion.kinds.tschak.screens.popups import CardPicker, Choices, ask_tie, open_menu
 from companion.kinds.tschak.screens.widgets import Tschak, app, ctl
 from companion.kinds.tschak.views import TschakView, Update, card_view
+
+if TYPE_CHECKING:
+    from companion.kinds.tschak.control import TschakControl
 
 # the controller's phase -> the screen that shows it
 PHASE_SCREENS = {
@@ -38,7 +41,7 @@ SCREEN_NAMES = (
 # ======================================================================= the screens' base
 class TschakScreen(Tschak, Screen):
     """A Tschak! screen: every text and button comes from the controller's view
-    (``show_tschak``); its buttons call the controller (``app.tschak``), never the game,
+    (``show_tschak``); its buttons call the controller (``ctl()``), never the game,
     the store or the rules."""
 
     title = StringProperty("")
@@ -48,6 +51,10 @@ class TschakScreen(Tschak, Screen):
     _shown: object = None  # the part of the view last built (see part_changed)
 
     def on_pre_enter(self, *args: Any) -> None:
+        self.show_own()
+
+    def show_own(self) -> None:
+        """Redrawn from the controller's view (the app asks this of a kind's screen)."""
         self.show_tschak(ctl().view())
 
     def show_tschak(self, view: TschakView) -> None:
@@ -100,7 +107,7 @@ def choose_tschak_binding(uid: str) -> None:
     ).open()
 
 
-def make_control(a: Any) -> Any:
+def make_control(a: Any) -> TschakControl:
     """The Tschak! controller of the app: games recorded through a Session of the app's
     store, tags looked up in its registry, the catalog's corrections beside its
     database (or in CLANK_CATALOG_DIR)."""
@@ -112,14 +119,16 @@ def make_control(a: Any) -> Any:
     session = Session(a.store)
 
     def start(options: dict[str, Any]) -> TschakTableLike:
-        return cast(TschakTableLike, session.start(options))
+        table = session.start(options)
+        assert isinstance(table, TschakTableLike)
+        return table
 
     def resume(game: int) -> TschakTableLike:
         table = session.resume(game)
-        if getattr(table, "edition", None) != "tschak":
+        if getattr(table, "edition", None) != "tschak" or not isinstance(table, TschakTableLike):
             a.store.release(game)
             raise ValueError(f"game {game} is not a Tschak! game")
-        return cast(TschakTableLike, table)
+        return table
 
     control = TschakControl(
         start=start,
@@ -136,9 +145,9 @@ def tschak_scan(a: Any, uid: str) -> None:
     """A tag scanned while a Tschak! screen is on: the catalog check enrolls it, the
     game takes it."""
     if a.screens.current == "tschak_catalog":
-        a.tschak.check_scan(uid)
+        ctl().check_scan(uid)
     else:
-        a.tschak.scan(uid)
+        ctl().scan(uid)
 
 
 def tschak_update(a: Any, update: Update) -> None:

@@ -13,6 +13,8 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup
 
+from companion.kinds.tschak.control import TschakControl
+from companion.kinds.tschak.progress import EDITION
 from companion.kinds.tschak.views import CardView
 from companion.ui.layouts import Layout
 from companion.ui.widgets import FitLabel
@@ -35,9 +37,11 @@ def app() -> Any:
     return App.get_running_app()
 
 
-def ctl() -> Any:
-    """The app's Tschak! controller."""
-    return app().tschak
+def ctl() -> TschakControl:
+    """The app's Tschak! controller (made by the app when first asked for)."""
+    control = app().control(EDITION)
+    assert isinstance(control, TschakControl)
+    return control
 
 
 def tinted(rgba: Sequence[float], amount: float) -> list[float]:
