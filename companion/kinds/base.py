@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from companion.msg import Refusal
 
 if TYPE_CHECKING:  # a type only: the story's dataclasses load with the first story told
-    from companion.live import LiveGame
     from companion.story import GameHistory
 
 JSON = dict[str, Any]  # a record's body or a script's line, as JSON gives it
@@ -117,6 +116,25 @@ class GameTable(Protocol):
     def snapshot(self) -> JSON: ...
 
 
+class KindControl(Protocol):
+    """What the app asks of the controller of a kind with screens of its own (a
+    ``companion.live.LiveGame``): the screens ask it the rest, in the kind's own terms."""
+
+    @property
+    def in_play(self) -> bool:
+        """Its game (or its set-up) is on the table."""
+        ...
+
+    @property
+    def phase(self) -> str:
+        """Where its game is: the face's ``phase_screens`` say which screen shows."""
+        ...
+
+    def resume_last(self) -> str:
+        """At start-up: the game the table left, taken up again if it is the kind's."""
+        ...
+
+
 class TableFace(Protocol):
     """The touchscreen's side of a kind whose games have screens of their own (beside the
     app's built-in table): its screens, the controller that drives them, where a scan
@@ -132,7 +150,7 @@ class TableFace(Protocol):
         """The screen of each phase of the kind's controller."""
         ...
 
-    def make_control(self, app: Any) -> LiveGame:
+    def make_control(self, app: Any) -> KindControl:
         """The kind's controller for this app (its store, its tag registry)."""
         ...
 

@@ -23,7 +23,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import Config, ConfigError, save_config, with_pin_hash
-from companion.controller import Controller, Update
+from companion.controller import Controller
 from companion.i18n import (
     _,
     current_language,
@@ -33,8 +33,8 @@ from companion.i18n import (
     set_language,
 )
 from companion.kinds import editions, kind_of
-from companion.kinds.base import TableFace
-from companion.live import LiveGame, left_game
+from companion.kinds.base import KindControl, TableFace
+from companion.live import Update, left_game
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
 from companion.store.tags import TagError, component_words, components
@@ -165,7 +165,7 @@ class CompanionApp(App):
         self.pin_lockout = Lockout.beside(config_.database)  # across pads and restarts
         # the controllers of the kinds with screens of their own, by edition, each made
         # when first needed (a table of the app's own kind never loads another's rules)
-        self._controls: dict[str, LiveGame] = {}
+        self._controls: dict[str, KindControl] = {}
         set_language(config_.app.language)
         if store is not None:
             self._attach(store)
@@ -367,7 +367,7 @@ class CompanionApp(App):
     def home_screen(self) -> str:
         return self.own_home() or PHASE_SCREENS[self.controller.phase]
 
-    def control(self, edition: str) -> LiveGame:
+    def control(self, edition: str) -> KindControl:
         """The controller of an edition whose kind has screens of its own, made when
         first needed by its kind (``GameKind.table_face``)."""
         if edition not in self._controls:
@@ -377,7 +377,7 @@ class CompanionApp(App):
             self._controls[edition] = face.make_control(self)
         return self._controls[edition]
 
-    def own(self) -> tuple[TableFace, LiveGame] | None:
+    def own(self) -> tuple[TableFace, KindControl] | None:
         """The kind with screens of its own that the table is with: its game (or its
         set-up) is on the table, or one of its screens shows."""
         for edition, control in self._controls.items():

@@ -6,18 +6,23 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.uix.button import Button
 
 from companion.i18n import N_, _, ed_, pgettext
 
+if TYPE_CHECKING:
+    from companion.ui.app import CompanionApp
+
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "es": "Español"}
 
 
-def app() -> Any:
-    return App.get_running_app()
+def app() -> CompanionApp:
+    """The running companion (its controller, its store, its screens)."""
+    running: CompanionApp = App.get_running_app()
+    return running
 
 
 def big_button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:

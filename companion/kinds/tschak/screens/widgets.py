@@ -5,7 +5,7 @@ colour. Layout in kv/tschak/widgets.kv."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
@@ -18,6 +18,9 @@ from companion.kinds.tschak.progress import EDITION
 from companion.kinds.tschak.views import CardView
 from companion.ui.layouts import Layout
 from companion.ui.widgets import FitLabel
+
+if TYPE_CHECKING:
+    from companion.ui.app import CompanionApp
 
 # the cards' backgrounds as the box prints them (T-C4): mages blue, warriors green,
 # dwarves red, artifacts lilac; monsters dark, treasures gold
@@ -33,8 +36,10 @@ DARK_GROUPS = {"treasure"}
 EMPTY = (0.22, 0.23, 0.27, 1)
 
 
-def app() -> Any:
-    return App.get_running_app()
+def app() -> CompanionApp:
+    """The running companion (its screens, its status bar, its controllers)."""
+    running: CompanionApp = App.get_running_app()
+    return running
 
 
 def ctl() -> TschakControl:
