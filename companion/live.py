@@ -150,6 +150,23 @@ class LiveGame:
         """The table as the kind's screens draw it: a frozen picture, in its language."""
         raise NotImplementedError
 
+    def moment(self) -> tuple[object, ...]:
+        """Where the table stands now: a tap aimed at one moment is refused at another
+        (an action, a scan or a new game since changes it). A kind adds what it has on
+        screen that changes what a tap means."""
+        if self.table is None:
+            return (None,)
+        return (self.game_id, getattr(self.table, "actions_seen", None), self.phase)
+
+    def aimed(self, aim: tuple[object, ...] | None) -> bool:
+        """Whether a tap aimed at ``aim`` (the moment its screen showed when the finger
+        came down; None: a panel's button, aimed at the table as it is) meets the table
+        where it was aimed. A stale one changes nothing, and the table is told."""
+        if aim is None or aim == self.moment():
+            return True
+        self._tell(Update("rejected", _("The table changed before that tap: nothing was done")))
+        return False
+
     @property
     def game_id(self) -> int | None:
         if self.table is None:

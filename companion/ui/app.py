@@ -11,10 +11,8 @@ from __future__ import annotations
 import dataclasses
 import gc
 import logging
-import secrets
 import sqlite3
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
@@ -23,36 +21,31 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import Config, ConfigError, save_config, with_pin_hash
-from companion.controller import Controller
 from companion.i18n import (
     _,
     current_language,
-    ngettext,
-    player_name,
     reader_state,
     set_language,
 )
 from companion.kinds import editions, kind_of
 from companion.kinds.base import KindControl, TableFace
-from companion.live import Update, left_game
+from companion.live import left_game
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
-from companion.store.tags import TagError, component_words, components
+from companion.ui.desk import TableDesk
 from companion.ui.layouts import unload_layouts
-from companion.ui.odds import OddsView
 from companion.ui.screens.audit import AuditScreen
-from companion.ui.screens.choices import catalog_components, component_label, offer_label
 from companion.ui.screens.kit import LANGUAGE_NAMES
 from companion.ui.screens.new_game import NewGameScreen
 from companion.ui.screens.opening import OpeningScreen
 from companion.ui.screens.past_games import PastGamesScreen
-from companion.ui.screens.popups import Confirm, Picker, PinPad, UntaggedPicker
+from companion.ui.screens.popups import Confirm, Picker, PinPad
 from companion.ui.screens.scoring import ScoringScreen
 from companion.ui.screens.settings import SettingsScreen
 from companion.ui.screens.tags import TagsScreen
 from companion.ui.table import TableScreen
+from companion.ui.taps import SameTap, settle
 from companion.ui.widgets import AttackView, StatusBar
-from companion.view import AttackEvent, describe_action
 
 if TYPE_CHECKING:
     from companion.ui.trouble import Trouble
@@ -129,14 +122,13 @@ def screen_factory(name: str) -> Callable[..., Any]:
     raise LookupError(f"no screen is called {name}")
 
 
-class CompanionApp(App):
+class CompanionApp(TableDesk, App):
     title = "Clank! Table Companion"
     # Kivy's own settings panel (F1 on a keyboard) would change Kivy's configuration
     # (the screen rotation...) without the admin PIN: the kiosk has none of it.
     use_kivy_settings = False
     root: Any  # the layout build() returns (Kivy's App keeps it)
     store: GameStore
-    controller: Controller
 
     def __init__(
         self,
@@ -166,14 +158,14 @@ class CompanionApp(App):
         # the controllers of the kinds with screens of their own, by edition, each made
         # when first needed (a table of the app's own kind never loads another's rules)
         self._controls: dict[str, KindControl] = {}
+        self.same_tap = SameTap()  # the second tap of a double tap (see companion.ui.taps)
         set_language(config_.app.language)
         if store is not None:
             self._attach(store)
 
     def _attach(self, store: GameStore) -> None:
         self.store = store
-        self.controller = Controller(store)
-        self.controller.listeners.append(self.on_update)
+        self.controller = self._make_controller(store)
         self._controls = {}
 
     def close_store(self) -> None:
@@ -190,6 +182,8 @@ class CompanionApp(App):
         # the screens' background is the window's own clear colour: a full-screen
         # rectangle under every screen would cost one more layer to draw at each frame
         Window.clearcolor = BACKGROUND
+        Window.unbind(on_touch_down=self.same_tap)
+        Window.bind(on_touch_down=self.same_tap)
         if self.trouble is None:
             try:
                 return self._build_table()
@@ -310,6 +304,9 @@ class CompanionApp(App):
         super().stop()
 
     def on_stop(self) -> None:
+        from kivy.core.window import Window
+
+        Window.unbind(on_touch_down=self.same_tap)
         if self.worker is not None:
             self.worker.stop()
         if self.panel is not None:
@@ -439,64 +436,18 @@ class CompanionApp(App):
             if self.screens.current != home:
                 self.screen(home)
                 self.screens.current = home
+                self.redraw()
+                settle(self.screens.current_screen)  # a finger on its way finds nothing
+                return
         self.redraw()
-
-    def on_update(self, update: Update) -> None:
-        if getattr(self, "_building", False):
-            return
-        self.follow(update.kind)
-        # the table screen's own line says what just happened: the status bar does not
-        # repeat it there (it keeps what the line does not show: ignored scans, badges)
-        on_table = self.screens.current == "table"
-        told = ("rejected", "unknown_tag", "ignored", "refill", "seat", "opening")
-        if update.kind in told and update.message:
-            repeated = on_table and update.kind not in ("ignored", "seat", "unknown_tag")
-            self.status.text = self.ready_text if repeated else update.message
-        elif update.kind in ("action", "game", "scoring"):
-            self.status.text = self.ready_text
-        if update.kind == "seat" and self.screens.current == "newgame" and update.component:
-            self.screens.get_screen("newgame").toggle_seat(update.component.name)
-        if update.kind == "unknown_tag" and update.uid:
-            self.choose_binding(update.uid, rebind=False, then=self._tell_status)
-        if update.attacks:
-            self.show_attacks(update.attacks)
 
     def _tell_status(self, message: str) -> None:
         self.status.text = message
 
-    def show_attacks(self, attacks: tuple[AttackEvent, ...]) -> None:
-        """The dragon's attacks as events, one after the other (a refill's attack, then
-        a countdown's draw): each one's Continue opens the next."""
-        old, self.attack_view = self.attack_view, None
-        if old is not None:
-            old.dismiss()  # a newer attack replaces it (its queue is dropped)
-        if not attacks:
-            return
-        first, rest = attacks[0], attacks[1:]
-        view = AttackView()
-        self.attack_view = view
-        view.bind(on_dismiss=lambda v: self._attack_closed(v, rest))
-        view.open()
-        view.play(first)
-
-    def _attack_closed(self, view: AttackView, rest: tuple[AttackEvent, ...]) -> None:
-        if self.attack_view is view:
-            self.attack_view = None
-            if rest:
-                Clock.schedule_once(lambda dt: self.show_attacks(rest), 0)
-
     # ------------------------------------------------------------- pop-ups
     def open_menu(self) -> None:
-        ctl = self.controller
-        entries: list[tuple[str, Callable[[], Any]]] = []
-        if ctl.phase == "playing":
-            entries += [
-                (_("Dragon attack (card effect)"), self.confirm_attack),
-                (_("Rage +1"), lambda: ctl.do({"do": "rage", "n": 1})),
-                (_("Rage −1"), lambda: ctl.do({"do": "rage", "n": -1})),
-            ]
-            if ctl.refill is not None:
-                entries.append((_("Cancel the refill"), ctl.cancel_refill))
+        """The menu: what the table's game offers now, then the screens every table has."""
+        entries = self.table_entries()
         entries += [
             (_("Audit"), self.open_audit),
             (_("Tags"), lambda: self.show_screen("tags")),
@@ -523,135 +474,7 @@ class CompanionApp(App):
     def display_settings(self, settings: Any) -> bool:
         return False
 
-    def open_player_actions(self, player: str) -> None:
-        if self.controller.phase != "playing":
-            return
-        ctl = self.controller
-        entries = [(offer_label(o, ctl.edition), partial(self.act, dict(o.action)))
-                   for o in ctl.offers(player)]  # fmt: skip
-        Picker(_("{player}: what happened?").format(player=player_name(player, capital=True)),
-               entries).open()  # fmt: skip
-
-    def show_odds(self) -> None:
-        """The next draw's odds for every player, whole (a tap on a player's figures)."""
-        view = self.controller.view()
-        if view.phase == "playing" and any(p.odds for p in view.players):
-            OddsView(view).open()
-
     # ---------------------------------------------------------- questions
-    def ask(
-        self,
-        question: str,
-        yes: str,
-        action: Callable[[], Any],
-        note: str = "",
-        *,
-        tied: bool = True,
-    ) -> None:
-        """A question before what cannot be taken back (see Confirm). ``tied``: answered
-        for the moment it was asked: if the game moved on meanwhile (a scan, a button of
-        the panel), the answer does nothing and the status bar says so. One question at a
-        time: while one is open, another (the panel's button pressed again) is not asked."""
-        if self._asking is not None:
-            return
-        ctl = self.controller
-        moment = ctl.moment()
-
-        def answered() -> None:
-            if tied and (ctl is not self.controller or ctl.moment() != moment):
-                self.status.text = _("The table changed meanwhile: nothing was done")
-                return
-            action()
-
-        confirm = Confirm(question, yes, answered, note=note)
-        self._asking = confirm
-        confirm.bind(on_dismiss=self._answered)
-        confirm.open()
-
-    def _answered(self, confirm: Confirm) -> None:
-        if self._asking is confirm:
-            self._asking = None
-
-    def undo(self) -> None:
-        """Undo (the table's button or the panel's). Taking back an action that made a
-        dragon draw asks first: the draw stays in the log, marked undone, and the action
-        done again is a new draw with new cubes."""
-        ctl = self.controller
-        nonces = ctl.undo_draws()
-        undone = ctl.table.game.undoable_action() if ctl.table is not None else None
-        if not nonces or undone is None:
-            ctl.undo()
-            return
-        numbers = ", ".join(f"#{n}" for n in nonces)
-        note = ngettext(
-            "Draw {numbers} stays in the log, marked undone: done again, the attack draws "
-            "new cubes.",
-            "Draws {numbers} stay in the log, marked undone: done again, the attacks draw "
-            "new cubes.",
-            len(nonces),
-        ).format(numbers=numbers)
-        what = describe_action(undone, [], ctl.edition)
-        self.ask(_("Undo “{what}”?").format(what=what), _("Yes, undo it"), ctl.undo, note=note)
-
-    def end_turn(self) -> None:
-        """End turn (the table's button or the panel's). During the opening it starts the
-        first turn (see begin); a turn whose end ends the game whatever the cubes (the
-        countdown's last space...) ends once the table confirms, asked as the refill opens."""
-        ctl = self.controller
-        if ctl.phase == "opening":
-            self.begin()
-            return
-        if ctl.refill is None and ctl.ends_game({"do": "end_turn", "revealed": []}):
-            what = _("End turn ({player})").format(player=player_name(ctl.active))
-            self.ask_ending(what, ctl.end_turn)
-            return
-        ctl.end_turn()
-
-    def begin(self) -> None:
-        """Start the first turn; with fewer cards in the opening row than the box's row
-        holds, once the table confirms (the client seed is fixed with the cards scanned)."""
-        ctl = self.controller
-        view = ctl.view()
-        n, size = len(view.opening or ()), view.row_size
-        if ctl.phase != "opening" or n >= size:
-            ctl.begin()
-            return
-        self.ask(
-            _("Opening row: {n} of {size} cards scanned. Start the first turn?").format(
-                n=n, size=size
-            ),
-            _("Yes, start the first turn"),
-            ctl.begin,
-            note=_(
-                "The client seed is fixed with these cards; the missing ones come with "
-                "the first refill."
-            ),
-        )
-
-    def act(self, action: dict[str, Any]) -> None:
-        """A player's action picked from their panel's menu: one that ends the game (the
-        last player inside escapes) is done once the table confirms."""
-        ctl = self.controller
-        if not ctl.ends_game(action):
-            ctl.do(action)
-            return
-        if action.get("do") == "escape":
-            player = player_name(action["player"], capital=True)
-            what = _("{player} escapes").format(player=player)
-        else:
-            what = describe_action(action, [], ctl.edition)
-            what = what[:1].upper() + what[1:]
-        self.ask_ending(what, partial(ctl.do, action))
-
-    def ask_ending(self, what: str, action: Callable[[], Any]) -> None:
-        """The question before ``what`` ends the game: the server seed comes out with it."""
-        self.ask(
-            _("{what}: the game ends. Go on?").format(what=what),
-            _("Yes, end the game"),
-            action,
-            note=_("The server seed is revealed and nothing can be undone: the scoring begins."),
-        )
-
     def confirm_quit(self) -> None:
         """Quit (the Settings screen), once the table confirms: in the kiosk the companion
         starts again; on a desktop its window closes."""
@@ -665,67 +488,6 @@ class CompanionApp(App):
         self.ask(
             _("Quit the companion?"), _("Yes, quit"), self.quit_companion, note=note, tied=False
         )
-
-    def confirm_attack(self) -> None:
-        """A card's dragon attack: drawn only once the table confirms it."""
-        ctl = self.controller
-        n = ctl.view().next_attack
-        note = ngettext(
-            "It draws {n} cube from the bag now.", "It draws {n} cubes from the bag now.", n
-        ).format(n=n)
-        if ctl.ends_game({"do": "attack"}):
-            note += " " + _("It ends the game and reveals the server seed.")
-        self.ask(
-            _("A card makes the dragon attack?"),
-            _("Yes, the dragon attacks"),
-            lambda: ctl.do({"do": "attack"}),
-            note=note,
-        )
-
-    def confirm_abandon(self) -> None:
-        def abandon() -> None:
-            if self.controller.abandon():
-                self.controller.close_game()
-
-        Confirm(
-            _("Abandon the game? Its seed is revealed; it cannot go on."),
-            _("Yes, abandon it"),
-            abandon,
-        ).open()
-
-    def confirm_abandon_unresumable(self) -> None:
-        """The game that cannot be resumed, given up after a confirmation."""
-        found = self.controller.unresumable
-        if found is None:
-            return
-        game = found[0]
-        question = _("Abandon game {game}? It can never go on; its log still verifies.")
-        yes = _("Yes, abandon game {game}").format(game=game)
-        Confirm(question.format(game=game), yes, self.controller.abandon_unresumable).open()
-
-    def confirm_close_game(self) -> None:
-        """Close the scored game (the new-game screen follows); the decks not scanned yet
-        are named first: their cards would never count."""
-        view = self.controller.view()
-        empty = [p.name for p in view.players if not self.controller.deck(p.name)]
-        note = ""
-        if empty:
-            note = ngettext(
-                "{players}'s deck is not scored yet.",
-                "Not scored yet: the decks of {players}.",
-                len(empty),
-            ).format(players=", ".join(player_name(p, capital=True) for p in empty))
-        Confirm(
-            _("Close the game? Its scores are final."),
-            _("Yes, close the game"),
-            self.close_game,
-            note=note,
-        ).open()
-
-    def close_game(self) -> None:
-        """Close game, confirmed: the close record, then the final proof full screen over
-        the new-game screen (Done puts it away)."""
-        self.screen("scoring").close_game()
 
     def open_audit(self, game: int | None = None, back_to: str | None = None) -> None:
         """The audit of the game on the table, or of a past game."""
@@ -744,12 +506,6 @@ class CompanionApp(App):
         report.game = game
         report.back_to = back_to or self.home_screen()
         self.show_screen("report")
-
-    def pick_untagged_card(self) -> None:
-        """A revealed card without a tag (or one that will not read): the table picks it
-        from the box's dungeon cards, so that its Danger and its Arrive count; or says only
-        whether it shows the dragon-attack symbol."""
-        UntaggedPicker().open()
 
     def choose_language(self) -> None:
         """The languages, the current one marked; a tap switches at once (and saves)."""
@@ -779,80 +535,6 @@ class CompanionApp(App):
         self.settings_ = dataclasses.replace(new, source=str(path))
         return ""
 
-    def open_scan_drawer(self) -> None:
-        """The simulated reader: pick a component to 'scan' it. The pick lays its sticker
-        on the simulated table's fake reader, and the reader worker reports the scan as on
-        the Pi (the "No tag" entries are no scans). Without a simulated table (the app
-        built without starting its hardware, as the test harness does) the pick goes to the
-        controller at once."""
-        own = self.own()
-        if own is not None:
-            own[0].open_drawer()
-            return
-        from companion.store.tags import Component
-        from companion.ui.simulated import SimulatedTable
-
-        ctl = self.controller
-        table: SimulatedTable | None = getattr(self, "simulated_table", None)
-        scan: Callable[[Component], Any] = ctl.scan_component
-        scan_uid: Callable[[str], Any] = self.on_scan
-        if table is not None:
-            scan, scan_uid = table.pick, table.lay
-        edition = ctl.edition
-        entries: list[tuple[str, Callable[[], Any]]] = []
-        if ctl.refill is not None:
-            entries += [
-                (_("No tag: no dragon symbol"), lambda: ctl.reveal_untagged(False)),
-                (_("No tag: dragon symbol"), lambda: ctl.reveal_untagged(True)),
-            ]
-        uid = "F" + secrets.token_hex(6).upper()[1:]
-        entries.append((_("A new, unknown tag"), lambda: scan_uid(uid)))
-        if ctl.phase in ("none", "abandoned"):
-            entries += [
-                (
-                    _("Badge: {colour}").format(colour=player_name(b.name)),
-                    partial(scan, b),
-                )  # fmt: skip
-                for b in _badges()
-            ]
-        sets: tuple[str, ...] = ("dungeon", "promo")
-        if ctl.phase == "scoring":
-            sets = ("starter", "reserve", "dungeon", "promo")
-        tokens = ctl.phase == "playing"
-        for c in catalog_components(edition, cards=sets, tokens=tokens):
-            entries.append((component_label(c), partial(scan, c)))
-        Picker(_("Scan drawer: tap what you would scan"), entries).open()
-
-    def choose_binding(self, uid: str, *, rebind: bool, then: Callable[[str], None]) -> None:
-        """An unknown (or re-bound) tag: the table says which component carries it."""
-        ctl = self.controller
-        edition = ctl.edition
-        if self.screens.current == "tags":
-            edition = self.screen("tags").edition
-
-        def bind(component: Any) -> None:
-            try:
-                binding = ctl.bind_tag(uid, component, rebind=rebind)
-            except TagError as e:
-                then(e.localized())
-                return
-            then(
-                _("{uid} is now {component}").format(
-                    uid=binding.uid, component=component.localized()
-                )
-            )
-
-        entries = [(_("Badge: {colour}").format(colour=player_name(b.name)), lambda b=b: bind(b))
-                   for b in _badges()]  # fmt: skip
-        if face_of(edition) is not None:  # a kind of its own: its cards, in words
-            found = components(edition, ("card",), ())
-            entries += [(component_words(c), lambda c=c: bind(c)) for c in found]
-        else:
-            for c in catalog_components(edition, cards=("starter", "reserve", "dungeon", "promo"),
-                                        tokens=True):  # fmt: skip
-                entries.append((component_label(c), lambda c=c: bind(c)))
-        Picker(_("Tag {uid}: which component is it?").format(uid=uid), entries).open()
-
     def switch_language(self, language: str) -> None:
         """Change the language at once: the layouts are read again, the game stays."""
         set_language(language)
@@ -873,13 +555,6 @@ def hand_over(work: Callable[[], Any]) -> None:
     draws the frame; with the default clock, at its next tick."""
     schedule = getattr(Clock, "schedule_once_free", None) or Clock.schedule_once
     schedule(lambda dt: work())
-
-
-def _badges() -> list[Any]:
-    from companion.store.tags import resolve
-    from companion.ui.widgets import SEAT_COLOURS
-
-    return [resolve("badge", None, c) for c in SEAT_COLOURS]
 
 
 def configure_window(fullscreen: bool) -> None:

@@ -6,6 +6,7 @@ widget through a simulated touch, ``frames`` lets the clock and the drawing run.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from kivy.uix.widget import Widget
 from companion.config import AppConfig, Config
 from companion.store import GameStore
 from companion.ui.app import CompanionApp
+from companion.ui.taps import NEAR, SAME_TAP, SETTLE
 
 
 def window_pixels(x: int, y: int, w: int, h: int) -> list[tuple[int, int, int]]:
@@ -91,7 +93,10 @@ class Harness:
                 return w
         raise LookupError(f"no widget with text {text!r}")
 
-    def tap(self, target: str | Widget, frames: int = 3) -> None:
+    def tap(self, target: str | Widget, frames: int = 3, *, hasty: bool = False) -> None:
+        """Tap ``target`` as a person does: once it takes taps (a button that just changed
+        its meaning is inert a moment) and, on the spot just tapped, not within the same
+        tap (companion.ui.taps). ``hasty``: at once, whatever the screen does."""
         widget = self.find(target) if isinstance(target, str) else target
         self.frames(2)  # a pop-up just opened lays itself out first
         parent = widget.parent
@@ -101,10 +106,30 @@ class Harness:
                 self.frames(3)
             parent = parent.parent
         x, y = widget.to_window(*widget.center)
+        if not hasty:
+            self._settled(widget)
+            self._apart(x, y)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
+        self._last_tap = (touch.time_start, x, y)
         self.frames(frames)
+
+    def _settled(self, widget: Widget) -> None:
+        """Wait (on the clock) until ``widget`` takes taps again."""
+        end = time.monotonic() + 10 * SETTLE
+        while getattr(widget, "settling", False) and time.monotonic() < end:
+            self.frames(1)
+
+    def _apart(self, x: float, y: float) -> None:
+        """A second tap on the spot just tapped comes after the double-tap window."""
+        last = getattr(self, "_last_tap", None)
+        if last is None:
+            return
+        when, lx, ly = last
+        if abs(x - lx) <= NEAR and abs(y - ly) <= NEAR:
+            while time.time() - when < SAME_TAP * 1.25:
+                self.frames(1, seconds=0.02)
 
     def enter_pin(self, digits: str) -> None:
         """Type a PIN on the open PIN pad and tap OK."""

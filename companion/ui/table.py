@@ -33,6 +33,7 @@ from companion.ui.colours import colour, letter, text_colour
 from companion.ui.drawn import DrawnText, DrawnWidget, Ink, fitting_font_size
 from companion.ui.layouts import Layout
 from companion.ui.odds import HEART, SKULL, ending_text, percent
+from companion.ui.taps import Steady
 from companion.view import PlayerView, TableView
 
 
@@ -322,10 +323,14 @@ class PlayerPanel(Layout, BoxLayout):
         App.get_running_app().show_odds()
 
     def clank_by(self, n: int) -> None:
-        App.get_running_app().controller.clank(n, player=self.player)
+        app = App.get_running_app()
+        if app.controller.aimed(app.screen("table").pressed):
+            app.controller.clank(n, player=self.player)
 
     def more(self) -> None:
-        App.get_running_app().open_player_actions(self.player)
+        app = App.get_running_app()
+        if app.controller.aimed(app.screen("table").pressed):
+            app.open_player_actions(self.player)
 
     def show(self, p: PlayerView, view: TableView, compact: bool) -> None:
         edition = view.edition
@@ -388,7 +393,7 @@ class PlayerPanel(Layout, BoxLayout):
         info.colour = [1, 0.7, 0.6, 1] if self.out else [0.92, 0.92, 0.95, 1]
 
 
-class RowCard(Layout, Button):
+class RowCard(Layout, Steady, Button):
     """A card of the dungeon row: tap it when it leaves the row (bought, defeated, used)."""
 
     layouts = ("table.kv",)
@@ -396,6 +401,9 @@ class RowCard(Layout, Button):
     card = StringProperty("")
     danger = BooleanProperty(False)
     revealed = BooleanProperty(False)
+
+    def on_card(self, widget: Any, card: str) -> None:
+        self.meaning = card  # another card re-flowed under the finger: inert a moment
 
 
 class TableScreen(Layout, Screen):
@@ -408,6 +416,8 @@ class TableScreen(Layout, Screen):
     bag_note = StringProperty("")
     undone_note = StringProperty("")  # the draws an undo took back, counted for everyone
     last_text = StringProperty("")
+    aim = ObjectProperty(None)  # the controller's moment the screen was drawn for
+    pressed = ObjectProperty(None)  # the moment the last finger came down on
     end_turn_text = StringProperty("")
     can_undo = BooleanProperty(False)
     refilling = BooleanProperty(False)
@@ -417,11 +427,13 @@ class TableScreen(Layout, Screen):
     def redraw(self, view: TableView | Any = None) -> None:
         """Show ``view``: every text and button of the screen follows from it (given
         anything else, the controller's view of the moment)."""
+        ctl = App.get_running_app().controller
         if not isinstance(view, TableView):
-            view = App.get_running_app().controller.view()
+            view = ctl.view()
         if not view.players:
             return
         self.view = view
+        self.aim = ctl.moment()  # what a tap on this screen is aimed at
         self._show_rage(view)
         self._show_bag(view)
         self._show_players(view)
@@ -545,10 +557,16 @@ class TableScreen(Layout, Screen):
         button.size_hint_x = None
         button.width = 0
 
-    @staticmethod
-    def _row_tapped(button: RowCard) -> None:
-        if not button.revealed:  # a revealed card is not in the row yet
-            App.get_running_app().controller.take(button.card)
+    def _row_tapped(self, button: RowCard) -> None:
+        ctl = App.get_running_app().controller
+        if not button.revealed and ctl.aimed(self.pressed):  # a revealed card is not yet in
+            ctl.take(button.card)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """Where the finger came down, the screen's moment is what the tap aims at (a
+        scan between the finger's down and up makes the tap stale)."""
+        self.pressed = self.aim
+        return bool(super().on_touch_down(touch))
 
     def no_tag(self) -> None:
         """A revealed card without a tag: the table says which card it is."""

@@ -23,6 +23,7 @@ from companion.i18n import _, ned_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.drawn import fitting_font_size
 from companion.ui.layouts import Layout
+from companion.ui.taps import SteadyButton  # noqa: F401 - the attack's Continue (attack.kv)
 from companion.view import AttackEvent, HurtView
 
 
@@ -263,6 +264,12 @@ class AttackView(Layout, ModalView):
             self.finished = True
             return
         Clock.schedule_once(self._next_cube, step)
+
+    def on_finished(self, view: Any, finished: bool) -> None:
+        """Continue takes taps a moment after it appears (a finger still tapping the
+        button that opened the attack, or the cubes, finds nothing)."""
+        if finished:
+            self.ids.dismiss.settle()
 
     def _cube_side(self, n: int) -> int:
         room = 700  # the view's inside width at 800x480

@@ -1,0 +1,408 @@
+"""The app's own table (Clank!'s): its controller, its questions and its menus.
+
+``CompanionApp`` (``companion.ui.app``) is the shell every game shares: the screens, the
+reader and the panel, the trouble screen, the languages and the settings. What the
+table of Clank! asks and offers is here, in the shell's base ``TableDesk``: the player's
+menu of legal actions, Undo and End turn and the questions before what cannot be taken
+back (a dragon draw undone, the end of the game, an abandon), the dragon's attacks as
+they come, the scan drawer and the binding of an unknown tag. A kind with screens of
+its own has its own (``GameKind.table_face``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+
+from companion.controller import Controller
+from companion.i18n import _, ngettext, player_name
+from companion.kinds import kind_of
+from companion.kinds.base import KindControl, TableFace
+from companion.live import Update
+from companion.store import GameStore
+from companion.store.tags import TagError, component_words, components
+from companion.ui.odds import OddsView
+from companion.ui.screens.choices import catalog_components, component_label, offer_label
+from companion.ui.screens.popups import Confirm, Picker, UntaggedPicker
+from companion.ui.widgets import AttackView, StatusBar
+from companion.view import AttackEvent, describe_action
+
+if TYPE_CHECKING:
+    from kivy.uix.screenmanager import ScreenManager
+
+
+class TableDesk:
+    """The table of the app's own kind, as the shell's base (see the module)."""
+
+    controller: Controller
+    status: StatusBar
+    ready_text: str  # what the status bar says when nothing else is to say
+    screens: ScreenManager
+    attack_view: AttackView | None
+    _asking: Confirm | None
+
+    if TYPE_CHECKING:  # the shell's, in CompanionApp
+
+        def screen(self, name: str) -> Any: ...
+
+        def follow(self, kind: str) -> None: ...
+
+        def own(self) -> tuple[TableFace, KindControl] | None: ...
+
+        def on_scan(self, uid: str) -> None: ...
+
+        def _tell_status(self, message: str) -> None: ...
+
+    def table_entries(self) -> list[tuple[str, Callable[[], Any]]]:
+        """The menu's entries of the game on the table (a card's dragon attack, the rage,
+        cancelling a refill), before the screens every table has."""
+        ctl = self.controller
+        entries: list[tuple[str, Callable[[], Any]]] = []
+        if ctl.phase == "playing":
+            entries += [
+                (_("Dragon attack (card effect)"), self.confirm_attack),
+                (_("Rage +1"), lambda: ctl.do({"do": "rage", "n": 1})),
+                (_("Rage −1"), lambda: ctl.do({"do": "rage", "n": -1})),
+            ]
+            if ctl.refill is not None:
+                entries.append((_("Cancel the refill"), ctl.cancel_refill))
+        return entries
+
+    def _make_controller(self, store: GameStore) -> Controller:
+        """The controller of the app's own table, its updates told to the desk."""
+        controller = Controller(store)
+        controller.listeners.append(self.on_update)
+        return controller
+
+    def on_update(self, update: Update) -> None:
+        if getattr(self, "_building", False):
+            return
+        self.follow(update.kind)
+        # the table screen's own line says what just happened: the status bar does not
+        # repeat it there (it keeps what the line does not show: ignored scans, badges)
+        on_table = self.screens.current == "table"
+        told = ("rejected", "unknown_tag", "ignored", "refill", "seat", "opening")
+        if update.kind in told and update.message:
+            repeated = on_table and update.kind not in ("ignored", "seat", "unknown_tag")
+            self.status.text = self.ready_text if repeated else update.message
+        elif update.kind in ("action", "game", "scoring"):
+            self.status.text = self.ready_text
+        if update.kind == "seat" and self.screens.current == "newgame" and update.component:
+            self.screens.get_screen("newgame").toggle_seat(update.component.name)
+        if update.kind == "unknown_tag" and update.uid:
+            self.choose_binding(update.uid, rebind=False, then=self._tell_status)
+        if update.attacks:
+            self.show_attacks(update.attacks)
+
+    def show_attacks(self, attacks: tuple[AttackEvent, ...]) -> None:
+        """The dragon's attacks as events, one after the other (a refill's attack, then
+        a countdown's draw): each one's Continue opens the next."""
+        old, self.attack_view = self.attack_view, None
+        if old is not None:
+            old.dismiss()  # a newer attack replaces it (its queue is dropped)
+        if not attacks:
+            return
+        first, rest = attacks[0], attacks[1:]
+        view = AttackView()
+        self.attack_view = view
+        view.bind(on_dismiss=lambda v: self._attack_closed(v, rest))
+        view.open()
+        view.play(first)
+
+    def _attack_closed(self, view: AttackView, rest: tuple[AttackEvent, ...]) -> None:
+        if self.attack_view is view:
+            self.attack_view = None
+            if rest:
+                Clock.schedule_once(lambda dt: self.show_attacks(rest), 0)
+
+    def open_player_actions(self, player: str) -> None:
+        if self.controller.phase != "playing":
+            return
+        ctl = self.controller
+        aim = ctl.moment()  # the menu offers what was legal as it opened
+        entries = [(offer_label(o, ctl.edition), partial(self.act, dict(o.action), aim))
+                   for o in ctl.offers(player)]  # fmt: skip
+        Picker(_("{player}: what happened?").format(player=player_name(player, capital=True)),
+               entries).open()  # fmt: skip
+
+    def show_odds(self) -> None:
+        """The next draw's odds for every player, whole (a tap on a player's figures)."""
+        view = self.controller.view()
+        if view.phase == "playing" and any(p.odds for p in view.players):
+            OddsView(view).open()
+
+    def ask(
+        self,
+        question: str,
+        yes: str,
+        action: Callable[[], Any],
+        note: str = "",
+        *,
+        tied: bool = True,
+    ) -> None:
+        """A question before what cannot be taken back (see Confirm). ``tied``: answered
+        for the moment it was asked: if the game moved on meanwhile (a scan, a button of
+        the panel), the answer does nothing and the status bar says so. One question at a
+        time: while one is open, another (the panel's button pressed again) is not asked."""
+        if self._asking is not None:
+            return
+        ctl = self.controller
+        moment = ctl.moment()
+
+        def answered() -> None:
+            if tied and (ctl is not self.controller or ctl.moment() != moment):
+                self.status.text = _("The table changed meanwhile: nothing was done")
+                return
+            action()
+
+        confirm = Confirm(question, yes, answered, note=note)
+        self._asking = confirm
+        confirm.bind(on_dismiss=self._answered)
+        confirm.open()
+
+    def _answered(self, confirm: Confirm) -> None:
+        if self._asking is confirm:
+            self._asking = None
+
+    def undo(self, aim: tuple[object, ...] | None = None) -> None:
+        """Undo (the table's button, aimed at the moment its screen showed, or the
+        panel's). Taking back an action that made a dragon draw asks first: the draw
+        stays in the log, marked undone, and the action done again is a new draw with new
+        cubes."""
+        ctl = self.controller
+        if not ctl.aimed(aim):
+            return
+        nonces = ctl.undo_draws()
+        undone = ctl.table.game.undoable_action() if ctl.table is not None else None
+        if not nonces or undone is None:
+            ctl.undo()
+            return
+        numbers = ", ".join(f"#{n}" for n in nonces)
+        note = ngettext(
+            "Draw {numbers} stays in the log, marked undone: done again, the attack draws "
+            "new cubes.",
+            "Draws {numbers} stay in the log, marked undone: done again, the attacks draw "
+            "new cubes.",
+            len(nonces),
+        ).format(numbers=numbers)
+        what = describe_action(undone, [], ctl.edition)
+        self.ask(_("Undo “{what}”?").format(what=what), _("Yes, undo it"), ctl.undo, note=note)
+
+    def end_turn(self, aim: tuple[object, ...] | None = None) -> None:
+        """End turn (the table's button, aimed at the turn its screen named, or the
+        panel's). During the opening it starts the first turn (see begin); a turn whose end
+        ends the game whatever the cubes (the countdown's last space...) ends once the
+        table confirms, asked as the refill opens."""
+        ctl = self.controller
+        if not ctl.aimed(aim):
+            return
+        if ctl.phase == "opening":
+            self.begin()
+            return
+        if ctl.refill is None and ctl.ends_game({"do": "end_turn", "revealed": []}):
+            what = _("End turn ({player})").format(player=player_name(ctl.active))
+            self.ask_ending(what, ctl.end_turn)
+            return
+        ctl.end_turn()
+
+    def begin(self, aim: tuple[object, ...] | None = None) -> None:
+        """Start the first turn; with fewer cards in the opening row than the box's row
+        holds, once the table confirms (the client seed is fixed with the cards scanned)."""
+        ctl = self.controller
+        if not ctl.aimed(aim):
+            return
+        view = ctl.view()
+        n, size = len(view.opening or ()), view.row_size
+        if ctl.phase != "opening" or n >= size:
+            ctl.begin()
+            return
+        self.ask(
+            _("Opening row: {n} of {size} cards scanned. Start the first turn?").format(
+                n=n, size=size
+            ),
+            _("Yes, start the first turn"),
+            ctl.begin,
+            note=_(
+                "The client seed is fixed with these cards; the missing ones come with "
+                "the first refill."
+            ),
+        )
+
+    def act(self, action: dict[str, Any], aim: tuple[object, ...] | None = None) -> None:
+        """A player's action picked from their panel's menu (aimed at the moment it
+        opened): one that ends the game (the last player inside escapes) is done once the
+        table confirms."""
+        ctl = self.controller
+        if not ctl.aimed(aim):
+            return
+        if not ctl.ends_game(action):
+            ctl.do(action)
+            return
+        if action.get("do") == "escape":
+            player = player_name(action["player"], capital=True)
+            what = _("{player} escapes").format(player=player)
+        else:
+            what = describe_action(action, [], ctl.edition)
+            what = what[:1].upper() + what[1:]
+        self.ask_ending(what, partial(ctl.do, action))
+
+    def ask_ending(self, what: str, action: Callable[[], Any]) -> None:
+        """The question before ``what`` ends the game: the server seed comes out with it."""
+        self.ask(
+            _("{what}: the game ends. Go on?").format(what=what),
+            _("Yes, end the game"),
+            action,
+            note=_("The server seed is revealed and nothing can be undone: the scoring begins."),
+        )
+
+    def confirm_attack(self) -> None:
+        """A card's dragon attack: drawn only once the table confirms it."""
+        ctl = self.controller
+        n = ctl.view().next_attack
+        note = ngettext(
+            "It draws {n} cube from the bag now.", "It draws {n} cubes from the bag now.", n
+        ).format(n=n)
+        if ctl.ends_game({"do": "attack"}):
+            note += " " + _("It ends the game and reveals the server seed.")
+        self.ask(
+            _("A card makes the dragon attack?"),
+            _("Yes, the dragon attacks"),
+            lambda: ctl.do({"do": "attack"}),
+            note=note,
+        )
+
+    def confirm_abandon(self) -> None:
+        def abandon() -> None:
+            if self.controller.abandon():
+                self.controller.close_game()
+
+        Confirm(
+            _("Abandon the game? Its seed is revealed; it cannot go on."),
+            _("Yes, abandon it"),
+            abandon,
+        ).open()
+
+    def confirm_abandon_unresumable(self) -> None:
+        """The game that cannot be resumed, given up after a confirmation."""
+        found = self.controller.unresumable
+        if found is None:
+            return
+        game = found[0]
+        question = _("Abandon game {game}? It can never go on; its log still verifies.")
+        yes = _("Yes, abandon game {game}").format(game=game)
+        Confirm(question.format(game=game), yes, self.controller.abandon_unresumable).open()
+
+    def confirm_close_game(self) -> None:
+        """Close the scored game (the new-game screen follows); the decks not scanned yet
+        are named first: their cards would never count."""
+        view = self.controller.view()
+        empty = [p.name for p in view.players if not self.controller.deck(p.name)]
+        note = ""
+        if empty:
+            note = ngettext(
+                "{players}'s deck is not scored yet.",
+                "Not scored yet: the decks of {players}.",
+                len(empty),
+            ).format(players=", ".join(player_name(p, capital=True) for p in empty))
+        Confirm(
+            _("Close the game? Its scores are final."),
+            _("Yes, close the game"),
+            self.close_game,
+            note=note,
+        ).open()
+
+    def close_game(self) -> None:
+        """Close game, confirmed: the close record, then the final proof full screen over
+        the new-game screen (Done puts it away)."""
+        self.screen("scoring").close_game()
+
+    def pick_untagged_card(self) -> None:
+        """A revealed card without a tag (or one that will not read): the table picks it
+        from the box's dungeon cards, so that its Danger and its Arrive count; or says only
+        whether it shows the dragon-attack symbol."""
+        UntaggedPicker().open()
+
+    def open_scan_drawer(self) -> None:
+        """The simulated reader: pick a component to 'scan' it. The pick lays its sticker
+        on the simulated table's fake reader, and the reader worker reports the scan as on
+        the Pi (the "No tag" entries are no scans). Without a simulated table (the app
+        built without starting its hardware, as the test harness does) the pick goes to the
+        controller at once."""
+        own = self.own()
+        if own is not None:
+            own[0].open_drawer()
+            return
+        from companion.store.tags import Component
+        from companion.ui.simulated import SimulatedTable
+
+        ctl = self.controller
+        table: SimulatedTable | None = getattr(self, "simulated_table", None)
+        scan: Callable[[Component], Any] = ctl.scan_component
+        scan_uid: Callable[[str], Any] = self.on_scan
+        if table is not None:
+            scan, scan_uid = table.pick, table.lay
+        edition = ctl.edition
+        entries: list[tuple[str, Callable[[], Any]]] = []
+        if ctl.refill is not None:
+            entries += [
+                (_("No tag: no dragon symbol"), lambda: ctl.reveal_untagged(False)),
+                (_("No tag: dragon symbol"), lambda: ctl.reveal_untagged(True)),
+            ]
+        uid = "F" + secrets.token_hex(6).upper()[1:]
+        entries.append((_("A new, unknown tag"), lambda: scan_uid(uid)))
+        if ctl.phase in ("none", "abandoned"):
+            entries += [
+                (
+                    _("Badge: {colour}").format(colour=player_name(b.name)),
+                    partial(scan, b),
+                )  # fmt: skip
+                for b in _badges()
+            ]
+        sets: tuple[str, ...] = ("dungeon", "promo")
+        if ctl.phase == "scoring":
+            sets = ("starter", "reserve", "dungeon", "promo")
+        tokens = ctl.phase == "playing"
+        for c in catalog_components(edition, cards=sets, tokens=tokens):
+            entries.append((component_label(c), partial(scan, c)))
+        Picker(_("Scan drawer: tap what you would scan"), entries).open()
+
+    def choose_binding(self, uid: str, *, rebind: bool, then: Callable[[str], None]) -> None:
+        """An unknown (or re-bound) tag: the table says which component carries it."""
+        ctl = self.controller
+        edition = ctl.edition
+        if self.screens.current == "tags":
+            edition = self.screen("tags").edition
+
+        def bind(component: Any) -> None:
+            try:
+                binding = ctl.bind_tag(uid, component, rebind=rebind)
+            except TagError as e:
+                then(e.localized())
+                return
+            then(
+                _("{uid} is now {component}").format(
+                    uid=binding.uid, component=component.localized()
+                )
+            )
+
+        entries = [(_("Badge: {colour}").format(colour=player_name(b.name)), lambda b=b: bind(b))
+                   for b in _badges()]  # fmt: skip
+        if kind_of(edition).table_face() is not None:  # a kind of its own: its cards, in words
+            found = components(edition, ("card",), ())
+            entries += [(component_words(c), lambda c=c: bind(c)) for c in found]
+        else:
+            for c in catalog_components(edition, cards=("starter", "reserve", "dungeon", "promo"),
+                                        tokens=True):  # fmt: skip
+                entries.append((component_label(c), lambda c=c: bind(c)))
+        Picker(_("Tag {uid}: which component is it?").format(uid=uid), entries).open()
+
+
+def _badges() -> list[Any]:
+    from companion.store.tags import resolve
+    from companion.ui.widgets import SEAT_COLOURS
+
+    return [resolve("badge", None, c) for c in SEAT_COLOURS]
