@@ -76,9 +76,11 @@ def yes_button(confirm: Confirm):
 
 
 def double_tap(ui: Harness, target) -> None:
-    """Two taps 0.1 s apart on the same spot, as a finger double-taps."""
+    """Two taps 0.1 s apart on the same spot, as a finger double-taps (once the target
+    takes taps: a button that just changed its meaning is inert a moment)."""
     widget = ui.find(target) if isinstance(target, str) else target
     ui.frames(2)
+    ui.settled(widget)
     x, y = widget.to_window(*widget.center)
     for _ in range(2):
         touch = UnitTestTouch(x, y)

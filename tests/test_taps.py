@@ -228,3 +228,27 @@ def test_the_attacks_continue_lies_over_no_button_that_changes_the_turn(ui):
     for w in turners:
         x0, y0, x1, y1 = box(w)
         assert cx1 <= x0 or x1 <= cx0 or cy1 <= y0 or y1 <= cy0, (w.text, box(w), box(go_on))
+
+
+def test_a_tschak_resolve_whose_teams_changed_before_the_finger_lifted_does_nothing(ui):
+    tschak = ui.app.control("tschak")
+    tschak.prepare(["red", "blue"])
+    assert tschak.start()
+    for card in ["monster:3", "troglodyte", "monster:1", "chest:4", "ring", "elixir"]:
+        tschak.scan_card(card)
+    assert tschak.set_out_tower()
+    for player, cards in {"red": ["M4s", "W3", "D2x"], "blue": ["M4", "W3a", "D2u"]}.items():
+        for card in cards:
+            tschak.add_card(card, player)
+    ui.frames(3)
+    resolve = ui.find("Resolve floor 1")
+    x, y = resolve.to_window(*resolve.center)
+    t = UnitTestTouch(x, y)
+    t.touch_down()  # Resolve, aimed at the teams on screen ...
+    tschak.toggle_misplay("red")  # ... while another finger marks red's misplay
+    t.touch_up()
+    ui.frames(2)
+    assert tschak.snapshot()["floors"] == []  # the floor was not resolved on a stale aim
+    assert "The table changed before that tap" in tschak.last
+    ui.tap(resolve)  # aimed at the teams as they are now
+    assert len(tschak.snapshot()["floors"]) == 1

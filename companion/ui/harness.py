@@ -107,23 +107,22 @@ class Harness:
             parent = parent.parent
         x, y = widget.to_window(*widget.center)
         if not hasty:
-            self._settled(widget)
+            self.settled(widget)
             self._apart(x, y)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
-        self._last_tap = (touch.time_start, x, y)
         self.frames(frames)
 
-    def _settled(self, widget: Widget) -> None:
+    def settled(self, widget: Widget) -> None:
         """Wait (on the clock) until ``widget`` takes taps again."""
         end = time.monotonic() + 10 * SETTLE
         while getattr(widget, "settling", False) and time.monotonic() < end:
             self.frames(1)
 
     def _apart(self, x: float, y: float) -> None:
-        """A second tap on the spot just tapped comes after the double-tap window."""
-        last = getattr(self, "_last_tap", None)
+        """A second tap on the spot just touched comes after the double-tap window."""
+        last = self.app.same_tap.last if hasattr(self.app, "same_tap") else None
         if last is None:
             return
         when, lx, ly = last

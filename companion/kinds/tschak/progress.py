@@ -115,6 +115,19 @@ class Progress(LiveGame):
         nxt = game.next_action()
         return nxt if nxt in ("tower", "floor", "trophies") else "over"  # type: ignore[return-value]
 
+    def moment(self) -> tuple[object, ...]:
+        """The shared moment, and what is entered on screen (a card laid or taken back
+        changes what Resolve means)."""
+        entered = (
+            tuple((p, tuple(c)) for p, c in sorted(self.teams.items())),
+            tuple(sorted(self.misplays)),
+            tuple(sorted(self.last_cards.items())),
+            tuple(tuple(v) for v in self.slots.values()),
+            self.showing,
+            self.question is not None,
+        )
+        return (*super().moment(), entered)
+
     def snapshot(self) -> dict[str, Any] | None:
         return self.table.snapshot() if self.table is not None else None
 

@@ -63,8 +63,19 @@ class TschakScreen(Tschak, Screen):
         self.last = view.last
         self.totals = view.totals
 
+    def on_touch_down(self, touch: Any) -> bool:
+        """The table's moment when the finger came down is what the tap aims at (a card
+        scanned before it lifts makes the tap stale: ``aimed``)."""
+        self.pressed = ctl().moment()
+        return bool(super().on_touch_down(touch))
+
+    def aimed(self) -> bool:
+        """Whether the last tap meets the table it was aimed at (else it is said)."""
+        return ctl().aimed(getattr(self, "pressed", None))
+
     def undo(self) -> None:
-        ctl().undo()
+        if self.aimed():
+            ctl().undo()
 
     def menu(self) -> None:
         open_menu()

@@ -109,7 +109,8 @@ class TschakFinalScreen(TschakScreen):
         ).open()
 
     def reveal(self) -> None:
-        ctl().reveal()
+        if self.aimed():
+            ctl().reveal()
 
     def show_piles(self) -> None:
         ctl().show_piles()

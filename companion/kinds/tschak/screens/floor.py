@@ -129,6 +129,8 @@ class TschakFloorScreen(TschakScreen):
             panel.show(team, self.trophies)
 
     def resolve(self) -> None:
+        if not self.aimed():
+            return
         if self.trophies:
             ctl().resolve_trophies()
         else:

@@ -73,4 +73,5 @@ class TschakTowerScreen(TschakScreen):
         return row
 
     def set_out(self) -> None:
-        ctl().set_out_tower()
+        if self.aimed():
+            ctl().set_out_tower()

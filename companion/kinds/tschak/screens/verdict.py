@@ -108,4 +108,5 @@ class TschakVerdictScreen(TschakScreen):
         box.add_widget(Widget())  # the rows at the top
 
     def go_on(self) -> None:
-        ctl().go_on()
+        if self.aimed():
+            ctl().go_on()
