@@ -172,6 +172,17 @@ class PebbleKind:
     def output(self, table: GameTable) -> JSON:
         return table.snapshot()
 
+    def tell_event(self, event: JSON, edition: str) -> str:
+        if event["event"] == "drew":
+            return f"{event['player']} drew {event['pebble']}"
+        return str(event["event"])
+
+    def tell_state(self, out: JSON) -> list[str]:
+        points = ", ".join(f"{p} {n}" for p, n in out["points"].items())
+        return [f"Pebbles - {'game over' if out['game_over'] else 'playing'}: {points}"]
+
+    file_errors: tuple[type[Exception], ...] = ()
+
     charted = False
 
     def story(self, game_id: int, row: Any, records: list[JSON], setup: Any) -> GameHistory:

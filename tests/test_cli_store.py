@@ -163,7 +163,7 @@ def test_the_games_listing_guards_what_the_store_hands_it(
         "head": "",
         "damaged": [],
     }
-    monkeypatch.setattr("companion.cli.GameStore.games", lambda self: [row])
+    monkeypatch.setattr("companion.cli.games.GameStore.games", lambda self: [row])
     capsys.readouterr()
     assert main(["games", "--db", str(db)]) == 0
     out = capsys.readouterr().out

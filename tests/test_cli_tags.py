@@ -181,7 +181,7 @@ def test_scan_treats_a_damaged_row_as_an_unknown_tag(tmp_path, capsys, monkeypat
             on_scan(Scan(uid=uid, reader="fake", at=0.0))
         return 0
 
-    monkeypatch.setattr("companion.cli._run_reader", reader)
+    monkeypatch.setattr("companion.cli.tags._run_reader", reader)
     capsys.readouterr()
     assert main(["scan", "--reader", "fake", "--db", db]) == 0
     assert capsys.readouterr().out.splitlines() == [

@@ -218,7 +218,7 @@ def test_a_blank_clank_config_is_no_file(monkeypatch, tmp_path, blank):
 def test_a_command_says_when_clank_config_names_nothing(monkeypatch, tmp_path, capsys):
     from companion.cli import main
 
-    monkeypatch.setattr("companion.cli._run_reader", lambda *a, **k: 0)  # never waits
+    monkeypatch.setattr("companion.cli.tags._run_reader", lambda *a, **k: 0)  # never waits
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "absent.toml"))
     assert main(["scan", "--db", str(tmp_path / "games.db")]) == 2
     err = capsys.readouterr().err

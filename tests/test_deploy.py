@@ -293,7 +293,7 @@ def test_install_builds_from_a_copy_and_leaves_the_checkout_alone(tmp_path):
     _ok(pi.run("install.sh"))
     assert sorted(str(p.relative_to(src)) for p in src.rglob("*")) == before
     copy = pi.file("/opt/clank-companion/src")
-    for name in ("pyproject.toml", "README.md", "companion/cli.py", "hardware/gpio.py"):
+    for name in ("pyproject.toml", "README.md", "companion/cli/__init__.py", "hardware/gpio.py"):
         assert (copy / name).read_bytes() == (src / name).read_bytes()
     assert not list(copy.rglob("__pycache__"))
 

@@ -222,7 +222,7 @@ def test_a_unicode_error_anywhere_is_one_line(table, capsys, monkeypatch):
     def explode(args):
         raise UnicodeEncodeError("utf-8", args.reason, 0, 1, "surrogates not allowed")
 
-    monkeypatch.setattr("companion.cli.cmd_abandon", explode)
+    monkeypatch.setattr("companion.cli.games.cmd_abandon", explode)
     code = main(["abandon", "--db", str(table / "games.db"), "--game", "1"])
     out, err = capsys.readouterr()
     refused(code, out, err, "--reason: abandoned at the table is not")
@@ -390,7 +390,7 @@ def test_a_command_on_a_missing_database_refuses_and_creates_nothing(tmp_path, c
 
 def test_scan_on_a_missing_database_creates_none(tmp_path, capsys, monkeypatch):
     """Checking a reader's wiring needs no database: every tag is unknown, none is made."""
-    monkeypatch.setattr("companion.cli._run_reader", lambda *a, **k: 0)
+    monkeypatch.setattr("companion.cli.tags._run_reader", lambda *a, **k: 0)
     monkeypatch.setenv("CLANK_CONFIG", "")
     db = tmp_path / "games.db"
     assert main(["scan", "--reader", "fake", "--db", str(db)]) == 0
@@ -504,7 +504,7 @@ def test_ctrl_c_in_any_command_says_interrupted(table, capsys, monkeypatch):
     def ctrl_c(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("companion.cli.cmd_games", ctrl_c)
+    monkeypatch.setattr("companion.cli.games.cmd_games", ctrl_c)
     capsys.readouterr()
     assert _interrupted(["games", "--db", str(table / "games.db")]) == 130
     out, err = capsys.readouterr()
@@ -521,7 +521,7 @@ def test_ctrl_c_during_the_demo_abandons_its_game(tmp_path, capsys, monkeypatch)
         if len(sleeps) == 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr("companion.cli.time.sleep", sleep)
+    monkeypatch.setattr("companion.cli.games.time.sleep", sleep)
     assert _interrupted(["demo", "--delay", "0.01", "--db", str(db)]) == 130
     assert capsys.readouterr().err.endswith("interrupted\n")
     assert main(["games", "--db", str(db), "--json"]) == 0
@@ -535,7 +535,7 @@ def test_ctrl_c_during_the_demo_abandons_its_game(tmp_path, capsys, monkeypatch)
 @pytest.mark.parametrize("value", ["-1", "-0.5", "nan", "inf", "-inf", "1e400", "11", "soon"])
 @pytest.mark.parametrize("command", [["demo"], ["replay", "-v", "{dir}/game.jsonl"]])
 def test_a_delay_that_is_not_0_to_10_seconds_is_refused(table, capsys, monkeypatch, command, value):
-    monkeypatch.setattr("companion.cli.time.sleep", lambda seconds: None)  # never waits
+    monkeypatch.setattr("companion.cli.games.time.sleep", lambda seconds: None)  # never waits
     before = written(table)
     argv = [a.format(dir=table) for a in command] + [f"--delay={value}"]
     with pytest.raises(SystemExit) as stopped:
@@ -548,7 +548,7 @@ def test_a_delay_that_is_not_0_to_10_seconds_is_refused(table, capsys, monkeypat
 @pytest.mark.parametrize("value", ["0", "0.0", "10"])
 def test_a_delay_from_0_to_10_seconds_is_taken(table, capsys, monkeypatch, value):
     waited = []
-    monkeypatch.setattr("companion.cli.time.sleep", waited.append)
+    monkeypatch.setattr("companion.cli.games.time.sleep", waited.append)
     assert main(["replay", "-v", str(table / "game.jsonl"), f"--delay={value}"]) == 0
     assert waited == ([float(value)] if float(value) else [])
 
@@ -671,7 +671,7 @@ def test_a_tag_uid_longer_than_32_digits_is_refused(table, capsys, uid, reason):
 
 @pytest.mark.parametrize("start", ["0", "-3", "1000", "10000000"])
 def test_enroll_refuses_a_start_beyond_the_components_at_once(tmp_path, capsys, monkeypatch, start):
-    monkeypatch.setattr("companion.cli._run_reader", lambda *a, **k: 0)
+    monkeypatch.setattr("companion.cli.tags._run_reader", lambda *a, **k: 0)
     monkeypatch.setenv("CLANK_CONFIG", "")
     db = tmp_path / "games.db"
     argv = ["tags", "enroll", "--edition", "clank", "--kind", "special", "--db", str(db)]
@@ -682,7 +682,7 @@ def test_enroll_refuses_a_start_beyond_the_components_at_once(tmp_path, capsys, 
 
 
 def test_enroll_starts_at_the_position_asked_for(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("companion.cli._run_reader", lambda *a, **k: 0)
+    monkeypatch.setattr("companion.cli.tags._run_reader", lambda *a, **k: 0)
     monkeypatch.setenv("CLANK_CONFIG", "")
     db = tmp_path / "games.db"
     argv = ["tags", "enroll", "--edition", "clank", "--kind", "special", "--db", str(db)]

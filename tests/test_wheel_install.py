@@ -32,7 +32,7 @@ from companion.i18n_tools import mo_data
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = 600  # seconds: only so that a stuck pip fails the test instead of hanging it
-DEMO_LINE = "Replaying {name}: a recorded game, action by action."  # companion/cli.py
+DEMO_LINE = "Replaying {name}: a recorded game, action by action."  # companion/cli/games.py
 # what a build must not see: the checkout's compiled catalogs (the build makes its own),
 # its build folders and environments
 NOT_SOURCES = shutil.ignore_patterns(
@@ -99,7 +99,7 @@ def test_the_wheel_carries_the_compiled_catalogs_and_the_package_data(project: P
     for data in ("companion/catalog/data/cards.csv", "companion/catalog/data/editions.toml",
                  "companion/tschak/data/tschak_cards.csv"):  # fmt: skip
         assert data in names, f"{data} is not in the wheel"
-    assert "companion/i18n_tools.py" in names and "companion/cli.py" in names
+    assert "companion/i18n_tools.py" in names and "companion/cli/__init__.py" in names
     assert not [n for n in names if n.startswith(("tests/", "setup.py", "kv/", "examples/"))]
     assert not [n for n in names if ".data/" in n]  # no data files outside the package
 

@@ -22,6 +22,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.history import Fairness, GameHistory, Record
 from companion.i18n import _, ed_, ngettext, player_name
+from companion.kinds import kind_of
 from companion.ui.charts import Bar, BarData, LineData, Series
 from companion.ui.colours import colour, letter
 from companion.ui.layouts import Layout
@@ -200,7 +201,7 @@ def game_charts(h: GameHistory) -> dict[str, Any]:
     """The game's charts by name, in the order the screen offers them (a game without
     a dragon, Tschak!, has its scores only)."""
     charts: dict[str, Any] = {}
-    if h.edition != "tschak":
+    if kind_of(h.edition).has_bag:  # the noise, the damage and the dragon's rage
         charts |= {"noise": noise_chart(h), "damage": damage_chart(h), "rage": rage_chart(h)}
     scores = scores_chart(h)
     if scores is not None:

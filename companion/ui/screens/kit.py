@@ -88,9 +88,10 @@ GAME_STATUS = {"playing": N_("running"), "over": N_("over"), "abandoned": N_("ab
 
 
 def edition_title(edition: str) -> str:
-    titles = {"clank": pgettext("edition", "Clank!"),
-              "catacombs": pgettext("edition", "Clank! Catacombs")}  # fmt: skip
-    return titles.get(edition, edition)
+    """An edition's title in the table's language, as its kind names it."""
+    from companion.store.tags import edition_title as title
+
+    return title(edition)
 
 
 def part_name(part: str, edition: str) -> str:
