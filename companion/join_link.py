@@ -9,8 +9,13 @@ show a QR code. Standard library and ``companion.msg`` only.
 On the Pi the kiosk has no network of its own (``PrivateNetwork=yes``): it cannot learn
 the Pi's address on the table's Wi-Fi. The web service, once listening, writes its link
 to ``$CLANK_WEB_URL_FILE`` (in its runtime directory, ``/run/clank-companion-web``;
-readable by the owner and its group, never by others: the link holds the token) and
-removes it when it stops; the kiosk's unit names the same file.
+readable by the owner and its group, never by others: the link holds the token), writes
+it again when the token is renewed, and removes it when it stops; the kiosk's unit names
+the same file.
+
+The table renews the token (Settings, behind the admin PIN: ``renew_token``): the web
+service, which may only read the state folder on the Pi, takes the new one at its next
+request without a restart, and every link made with the old one stops working.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import contextlib
 import ipaddress
 import os
 import re
+import secrets
 import socket
 import stat
 from pathlib import Path
@@ -31,6 +37,8 @@ MOST_URL_FILE = 1024  # a link and a line break; never more is read
 _URL = re.compile(r"https?://[!-~]+")  # one line of printable ASCII, no space
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+TOKEN_BYTES = 32  # secrets.token_urlsafe(32): 43 characters of the URL-safe alphabet
+TOKEN_MODE = 0o600  # the owner's only, like the seal key beside it
 MOST_TOKEN_FILE = 128  # a token and a line break; never more is read
 
 
@@ -136,6 +144,64 @@ def read_token(path: Path) -> str | None:
             path=str(path),
         )
     return text
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def renew_token(database: Path) -> str:
+    """A new token beside ``database`` in place of the old one; the new token. Every
+    link made with the old one stops working (the web service reads the file again when
+    it changes). Written whole or not at all: a temporary file beside it, owner-only,
+    flushed to the disk, then renamed over the old one. WebError when it cannot be."""
+    path = token_path(database)
+    token = new_token()
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(tmp, flags, TOKEN_MODE)
+        try:
+            os.fchmod(fd, TOKEN_MODE)
+            with os.fdopen(fd, "w", encoding="ascii") as f:
+                f.write(token + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
+        _sync_folder(path.parent)
+    except OSError as e:
+        raise WebError(
+            N_("cannot write a new token {path}: {problem}"),
+            path=str(path),
+            problem=e.strerror or str(e),
+        ) from None
+    return token
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename on the disk too (a power cut after it keeps the new token)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def file_signature(path: Path) -> tuple[int, ...] | None:
+    """What tells that a file changed, in one ``stat`` call: its inode (a file renamed
+    into its place), size and modification and change times; None when there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
 
 
 def _read_small(path: Path, most: int, *, cannot: str, not_file: str) -> str | None:

@@ -411,13 +411,16 @@ class ReplayedGame:
         return out
 
     def payload(self) -> dict[str, Any]:
-        """What /api/state answers and the event stream pushes (made once per change)."""
+        """What /api/state answers and the event stream pushes (made once per change,
+        and again in another language: ``forget_words``)."""
         if self._payload is None:
+            from companion.i18n import current_language
             from companion.web.view import page_view
 
             state = self.state()
             self._payload = {
                 "game": self.game,
+                "lang": current_language(),  # the language of "view" and the page's words
                 "edition": self.table.edition if self.table is not None else "",
                 "status": self.status,
                 "closed": self.closed,
@@ -427,6 +430,10 @@ class ReplayedGame:
                 "state": state,
             }
         return self._payload
+
+    def forget_words(self) -> None:
+        """The table speaks another language: the payload is worded again when next asked."""
+        self._payload = None
 
 
 # ------------------------------------------------------------------ every game
@@ -439,6 +446,11 @@ class Games:
 
     def close(self) -> None:
         self.db.close()
+
+    def forget_words(self) -> None:
+        """The table speaks another language: every game is worded again when next asked."""
+        for found in self.replayed.values():
+            found.forget_words()
 
     def newest(self) -> int:
         game = self.db.newest_game()

@@ -14,11 +14,15 @@ writer, and nothing that happens here can touch the game.
 - ``/api/words``: the page's words in the table's language.
 
 Every request needs the token (``?t=``, ``Authorization: Bearer``, or the cookie);
-without it the answer is 403 with an empty body, whatever was asked. One watcher looks at
-the database ten times a second (SQLite's ``PRAGMA data_version`` and two ``stat`` calls;
-the game is read only when they change, and every two seconds in any case) and pushes a
-change to every open stream at once, so that it reaches the phones within a few hundred
-milliseconds.
+without it the answer is 403 with an empty body, whatever was asked. The token is its
+file's (``TokenFile``: a ``stat`` call per request, the file read again when it changed):
+renewed on the table, the new one is the only one at once, and the streams opened with
+the old one end. One watcher looks at the database ten times a second (SQLite's
+``PRAGMA data_version`` and two ``stat`` calls; the game is read only when they change,
+and every two seconds in any case) and pushes a change to every open stream at once, so
+that it reaches the phones within a few hundred milliseconds. It looks at the token's
+file and (``serve``) at the settings file too: a new token writes the join link again,
+and a new language of the table is the page's from then on.
 """
 
 from __future__ import annotations
@@ -39,11 +43,14 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 from aiohttp.http_exceptions import HttpProcessingError
 
-from companion.join_link import join_url, remove_url_file, url_file, write_url_file
+from companion.i18n import current_language, set_language
+from companion.join_link import join_url, remove_url_file, token_path, url_file, write_url_file
 from companion.resources import package_path
-from companion.web.access import load_token, token_matches
+from companion.web.access import TokenFile, load_token, token_matches
+from companion.web.colours import NAME as COLOURS_CSS
+from companion.web.colours import palette_css
 from companion.web.reader import Games, NoSuchGame, ReplayedGame, Unavailable
-from companion.web.words import page_words
+from companion.web.words import TableLanguage, page_words
 
 log = logging.getLogger("companion.web")
 
@@ -84,15 +91,23 @@ def _json(obj: Any) -> bytes:
 
 
 def static_files(folder: Path | None = None) -> dict[str, tuple[bytes, str]]:
-    """The page's files, read once: name -> (bytes, content type). Only these names are
-    ever served (no path is looked up on the disk per request)."""
+    """The page's files, read once: name -> (bytes, content type), with the players'
+    colours made from the table's palette (``colours.css``). Only these names are ever
+    served (no path is looked up on the disk per request)."""
     folder = folder or package_path("web", "static")
     files = {}
     for path in sorted(folder.iterdir()):
         kind = CONTENT_TYPES.get(path.suffix)
         if kind is not None and path.is_file() and not path.name.startswith("."):
             files[path.name] = (path.read_bytes(), kind)
+    files[COLOURS_CSS] = (palette_css().encode("utf-8"), CONTENT_TYPES[".css"])
     return files
+
+
+def _no_state(error: str) -> bytes:
+    """The body of /api/state (and of an event) without a game: why, and the language
+    the page's words are in."""
+    return _json({"game": None, "error": error, "lang": current_language()})
 
 
 class _OneLine(logging.Filter):
@@ -129,7 +144,7 @@ class Hub:
 
     def __init__(self) -> None:
         self.status = 503
-        self.body = _json({"game": None, "error": "starting"})
+        self.body = _no_state("starting")
         self.version = 0
         self.streams = 0
         self.closed = False
@@ -145,6 +160,12 @@ class Hub:
         self.closed = True
         self._changed.set()
 
+    def wake(self) -> None:
+        """Every waiting stream looks again, with nothing new to send (whether it may go
+        on: the token it was opened with may be gone)."""
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
     async def wait(self, seen: int, timeout: float) -> bool:
         """Until the version is no longer ``seen`` (True) or ``timeout`` passed."""
         if self.version != seen or self.closed:
@@ -157,12 +178,26 @@ class Hub:
 
 class WebCompanion:
     """The application's state: the database's games (read in one worker thread), the
-    hub, the token, the page's files and words."""
+    hub, the token (its file followed), the page's files and words.
 
-    def __init__(self, database: Path, token: str, *, poll: float = POLL_SECONDS) -> None:
+    ``language``: the table's settings, followed (``serve``); without it the server
+    speaks the language it was started in. ``on_token``: told each new token (None:
+    there is none any more) once the watcher has seen it."""
+
+    def __init__(
+        self,
+        database: Path,
+        token: str,
+        *,
+        poll: float = POLL_SECONDS,
+        language: TableLanguage | None = None,
+        on_token: Callable[[str | None], None] | None = None,
+    ) -> None:
         self.database = database
-        self.token = token
+        self.access = TokenFile(token_path(database), token)
         self.poll = poll
+        self.language = language
+        self.on_token = on_token
         self.games = Games(database)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clank-web-db")
         self.hub = Hub()
@@ -171,6 +206,12 @@ class WebCompanion:
         self._watcher: asyncio.Task[None] | None = None
         self._problem: str | None = None
         self._damaged: tuple[int, int] | None = None
+        self._generation = self.access.generation  # the token the watcher saw last
+
+    @property
+    def token(self) -> str | None:
+        """The token now (its file looked at: one ``stat`` call)."""
+        return self.access.current()
 
     # ------------------------------------------------------------ the database, in its thread
     async def run(self, call: Callable[..., Any], *args: Any) -> Any:
@@ -192,12 +233,12 @@ class WebCompanion:
                     found.damaged_reason,
                 )
         except NoSuchGame:
-            status, body, problem = 404, _json({"game": None, "error": "no_game"}), None
+            status, body, problem = 404, _no_state("no_game"), None
         except Unavailable as e:
             if e.code == "no_database":
-                status, body, problem = 404, _json({"game": None, "error": "no_game"}), None
+                status, body, problem = 404, _no_state("no_game"), None
             else:
-                status, body, problem = 503, _json({"game": None, "error": "unreadable"}), str(e)
+                status, body, problem = 503, _no_state("unreadable"), str(e)
         if problem != self._problem:
             if problem:
                 log.warning("the game database cannot be read: %s", problem)
@@ -217,6 +258,39 @@ class WebCompanion:
             return None
         return export_text(self.games.db.connection(), self.database, number)
 
+    def _follow_language(self) -> bool:
+        """In the database's thread (the language is the whole process's, and the games
+        are worded there): the table's language, if its settings changed it. True when
+        the page's words changed with it."""
+        if self.language is None:
+            return False
+        language = self.language.changed()
+        if language is None:
+            return False
+        set_language(language)
+        self.words = _json(page_words())
+        self.games.forget_words()
+        log.info("the table's language is now %s", language)
+        return True
+
+    def _follow_token(self) -> None:
+        """A token renewed (or gone) since the watcher looked last: the streams opened
+        with the old one end, and whoever wants the new one is told."""
+        token = self.access.current()
+        if self.access.generation == self._generation:
+            return
+        self._generation = self.access.generation
+        if token is None:
+            log.warning("no token any more (%s): every request is refused", self.access.problem)
+        else:
+            log.info("the phones' token changed: the old join link is refused from now on")
+        self.hub.wake()
+        if self.on_token is not None:
+            try:
+                self.on_token(token)
+            except Exception as e:  # the phones still get in with the new token
+                log.warning("telling the new join link: %s: %s", type(e).__name__, e)
+
     # ------------------------------------------------------------ the watcher
     def _changed(self) -> tuple[Any, ...]:
         """What tells a commit: the files' signature (a file replaced, the table's app
@@ -233,6 +307,9 @@ class WebCompanion:
         checked = 0.0
         while not self.hub.closed:
             try:
+                self._follow_token()
+                if await self.run(self._follow_language):
+                    last = None  # the game worded again in the new language
                 now_seen = await self.run(self._changed)
                 now = loop.time()
                 if now_seen != last or now - checked >= RECHECK_SECONDS:
@@ -286,6 +363,11 @@ def _given_tokens(request: web.BaseRequest) -> list[str]:
     return found
 
 
+def _allowed(request: web.BaseRequest, token: str | None) -> bool:
+    """Whether the request gives the token (each way it may, in constant time)."""
+    return any(token_matches(given, token) for given in _given_tokens(request))
+
+
 def _app_state(request: web.Request) -> WebCompanion:
     companion: WebCompanion = request.app[APP_KEY]
     return companion
@@ -299,7 +381,7 @@ async def security(request: web.Request, handler: Handler) -> web.StreamResponse
     try:
         if len(request.raw_path) > MAX_LINE or len(request.query_string) > MAX_QUERY:
             response: web.StreamResponse = web.Response(status=414)
-        elif not any(token_matches(t, companion.token) for t in _given_tokens(request)):
+        elif not _allowed(request, companion.token):
             response = web.Response(status=403)
         else:
             response = await handler(request)
@@ -341,10 +423,11 @@ async def page(request: web.Request) -> web.StreamResponse:
     body, kind = companion.files["index.html"]
     response = web.Response(body=body, headers={"Content-Type": kind})
     query = request.query.getall("t", [])
-    if query and token_matches(query[0], companion.token):
+    token = companion.token
+    if query and token is not None and token_matches(query[0], token):
         response.set_cookie(
             COOKIE,
-            companion.token,
+            token,
             max_age=COOKIE_SECONDS,
             path="/",
             httponly=True,
@@ -401,12 +484,13 @@ async def events(request: web.Request) -> web.StreamResponse:
             **SECURITY_HEADERS,
         }
     )
+    generation = companion.access.generation  # the token it was opened with
     hub.streams += 1
     try:
         await response.prepare(request)
         await response.write(b"retry: 1000\n\n")
         seen = -1
-        while not hub.closed:
+        while not hub.closed and companion.access.generation == generation:
             if hub.version != seen:
                 seen = hub.version
                 await response.write(b"event: state\ndata: " + hub.body + b"\n\n")
@@ -537,11 +621,14 @@ async def serve(
     *,
     token: str,
     ready: Callable[[str], None] | None = None,
+    renewed: Callable[[str | None], None] | None = None,
     stop: asyncio.Event | None = None,
+    language: TableLanguage | None = None,
 ) -> None:
     """Serve until ``stop`` is set (or SIGTERM / SIGINT); ``ready`` is told the join URL
-    once the port is open."""
-    companion = WebCompanion(database, token)
+    once the port is open, ``renewed`` the new one each time the token changes (None:
+    there is no token any more). ``language``: the table's settings, followed."""
+    companion = WebCompanion(database, token, language=language)
     app = make_app(companion)
     runner = web.AppRunner(
         app,
@@ -567,8 +654,15 @@ async def serve(
             if isinstance(address, tuple) and len(address) >= 2:
                 bound = int(address[1])
                 break
+        if renewed is not None:
+            tell = renewed
+
+            def new_token(now: str | None) -> None:
+                tell(join_url(host, bound, now) if now else None)
+
+            companion.on_token = new_token
         if ready is not None:
-            ready(join_url(host, bound, token))
+            ready(join_url(host, bound, companion.token or token))
         await stop.wait()
     finally:
         await runner.cleanup()
@@ -580,30 +674,53 @@ def run(database: Path, host: str, port: int) -> int:
 
     With ``$CLANK_WEB_URL_FILE`` the join URL is also written to that file once the port
     is open (the table's Phones screen shows it as a QR code; on the Pi the kiosk cannot
-    learn the Pi's address itself), and removed when the server stops."""
+    learn the Pi's address itself), and removed when the server stops.
+
+    The token renewed on the table: the new join URL is printed (a line of its own) and
+    written to that file in place of the old one. The table's language changed in its
+    settings: the page speaks it from then on."""
     token = load_token(database)
     setup_logging()
     link_file = url_file()
     written: list[str] = []
 
-    def ready(url: str) -> None:
-        if link_file is not None:  # before the first line: whoever reads it finds the file
+    def tell(url: str) -> None:
+        if link_file is not None:  # before the line: whoever reads it finds the file
             try:
                 write_url_file(link_file, url)
                 written.append(url)
             except OSError as e:  # the phones still join by the printed link
                 log.warning("cannot write the join link to %s: %s", link_file, e.strerror or e)
         print(url, flush=True)
+
+    def ready(url: str) -> None:
+        tell(url)
         log.info("serving the table's games from %s (read-only)", database)
+
+    def renewed(url: str | None) -> None:
+        if url is not None:
+            tell(url)
+        elif link_file is not None and written:  # no token: no link that would be refused
+            remove_url_file(link_file, written[-1])
 
     started = time.monotonic()
     try:
-        asyncio.run(serve(database, host, port, token=token, ready=ready))
+        asyncio.run(
+            serve(
+                database,
+                host,
+                port,
+                token=token,
+                ready=ready,
+                renewed=renewed,
+                language=TableLanguage(),
+            )
+        )
     except OSError as e:  # the port is taken, the address is not this machine's
         log.error("cannot listen on %s port %s: %s", host, port, e.strerror or e)
         return 2
     finally:
         if link_file is not None and written:
-            remove_url_file(link_file, written[0])
+            remove_url_file(link_file, written[-1])
     log.info("stopped after %.0f s", time.monotonic() - started)
     return 0

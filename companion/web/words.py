@@ -1,18 +1,36 @@
 """The phone page's fixed words, in the table's language.
 
-Marked here with ``N_`` (``python -m companion.i18n_tools extract`` puts them in the
-catalogs) and sent to the page once as JSON (``/api/words``): the page itself holds no
+Marked here with ``N_`` and ``NN_`` (``python -m companion.i18n_tools extract`` puts them
+in the catalogs) and sent to the page as JSON (``/api/words``): the page itself holds no
 text of its own. What depends on the game (whose turn, the odds, the last action) is
 worded by ``companion.web.view`` with each state. A word with ``{...}`` is filled in by
 the page (the placeholders stay as they are in every language).
+
+A word with a count the page learns itself (``PLURALS``: the draws its own verifier
+recomputed, the records of the log...) comes with every plural form the table's language
+has (Russian and Ukrainian have three) and which form each count takes.
+
+The language is the table's (``[app] language`` of the settings): ``TableLanguage``
+follows the settings file, so that a change on the table reaches the phones without a
+restart of the server.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.i18n import COLOUR_LETTERS, CUBE_NAMES, _, current_language, pgettext
-from companion.msg import N_
+from companion.config import ConfigError, candidates, load_config
+from companion.i18n import (
+    COLOUR_LETTERS,
+    CUBE_NAMES,
+    _,
+    current_language,
+    ngettext,
+    pgettext,
+    resolve_language,
+)
+from companion.join_link import file_signature
+from companion.msg import N_, NN_
 
 WORDS = {
     # the page's title and the join step
@@ -27,6 +45,10 @@ WORDS = {
     "change": N_("Change"),
     "damaged": N_("The log does not check from record {n} on: the table's audit says more."),
     "you": N_("you"),
+    "new_link": N_(
+        "The table gave the phones a new link: scan its code again (on the table: Menu, "
+        "then Phones)."
+    ),
     # the table while it plays
     "your_turn": N_("Your turn"),
     "health_left": N_("health left"),
@@ -35,7 +57,6 @@ WORDS = {
     "supply": N_("in supply"),
     "bag": N_("The bag"),
     "next_attack": N_("Next attack"),
-    "cubes": N_("cubes"),
     "last": N_("Last action"),
     "others": N_("The other players"),
     "your_odds": N_("Your odds at the next draw"),
@@ -48,7 +69,6 @@ WORDS = {
     "tower": N_("Tower {tower} of 4"),
     "floor": N_("floor {floor}"),
     "floors": N_("The floors so far"),
-    "earlier": N_("Earlier floors ({n})"),
     "this_tower": N_("This tower"),
     "strength": N_("strength"),
     "treasure": N_("treasure"),
@@ -56,8 +76,6 @@ WORDS = {
     # after the game
     "game_over": N_("Game over"),
     "abandoned": N_("The game was abandoned"),
-    "winner": N_("Winner"),
-    "winners": N_("Winners"),
     "scores": N_("Scores"),
     "proof": N_("The proof"),
     "proof_note": N_(
@@ -73,12 +91,10 @@ WORDS = {
     "client_seed": N_("Client seed"),
     "head_final": N_("Final chain head"),
     "head_so_far": N_("Chain head so far (the game was not closed)"),
-    "records": N_("records in the log"),
     "download": N_("Download the log"),
     "verify": N_("Check every draw on this phone"),
     "verify_log": N_("Check the log on this phone"),
     "verifying": N_("Checking…"),
-    "verified": N_("Every draw checks ({n} recomputed)"),
     "verified_log": N_("The log checks: every record is chained"),
     "verify_failed": N_("The log does not check: {message}"),
     "not_fair": N_("The log holds together, but its draws prove nothing: {message}"),
@@ -89,12 +105,71 @@ WORDS = {
 }
 
 
+# The words the page shows with a count ({n}), in the plural form for that count.
+PLURALS = {
+    # the next attack, when there are no odds to word it
+    "cubes": NN_("{n} cube", "{n} cubes"),
+    # the folded floors of a Tschak! game: while it runs, and after it
+    "earlier": NN_("{n} earlier floor", "{n} earlier floors"),
+    "floors_played": NN_("{n} floor played", "{n} floors played"),
+    # TRANSLATORS: above the winners' names; the form follows how many won (no number shown)
+    "winners": NN_("Winner", "Winners"),
+    "records": NN_("{n} record in the log", "{n} records in the log"),
+    # TRANSLATORS: {n} is how many draws the phone recomputed, each one checking
+    "verified": NN_("Every draw checks: {n} recomputed", "Every draw checks: {n} recomputed"),
+}
+# Which form a count takes is asked of the catalog for every count below PICKED; a larger
+# count takes the form of 100 plus its last two digits: the plural rules of gettext's
+# languages look at a count's last two digits, and at small counts alone.
+PICKED = 200
+
+
+def plural_forms(singular: str, plural: str) -> dict[str, Any]:
+    """The plural forms of a word in the current language and which one each count
+    takes: ``{"forms": [...], "pick": "0120..."}``, ``pick[n]`` the form of ``n`` for
+    ``n`` below PICKED (one digit each: gettext has at most six forms)."""
+    forms: list[str] = []
+    pick = []
+    for n in range(PICKED):
+        text = ngettext(singular, plural, n)
+        if text not in forms:
+            forms.append(text)
+        pick.append(str(forms.index(text)))
+    return {"forms": forms, "pick": "".join(pick)}
+
+
 def page_words() -> dict[str, Any]:
     """Every word of the page in the current language, with the colours' names and
     letters; ``lang`` for the page's ``lang`` attribute."""
     return {
         "lang": current_language(),
         "words": {key: _(text) for key, text in WORDS.items()},
+        "plurals": {key: plural_forms(*forms) for key, forms in PLURALS.items()},
         "colours": {name: pgettext("colour", text) for name, text in CUBE_NAMES.items()},
         "letters": {name: pgettext("colour letter", text) for name, text in COLOUR_LETTERS.items()},
     }
+
+
+class TableLanguage:
+    """The table's language as its settings file says it now (``[app] language``, saved
+    by the table's Settings screen). ``changed`` costs a ``stat`` of each place the file
+    may be (``companion.config.candidates``); the file is read only when one of them
+    changed. A file that cannot be read keeps the language the server speaks."""
+
+    def __init__(self) -> None:
+        self.places = candidates()
+        self._seen: tuple[tuple[int, ...] | None, ...] | None = None
+
+    def changed(self) -> str | None:
+        """The language to speak from now on, if the settings changed it since the last
+        look; None when it stays."""
+        seen = tuple(file_signature(place) for place in self.places)
+        if seen == self._seen:
+            return None
+        self._seen = seen
+        try:
+            setting = load_config().app.language
+        except ConfigError:
+            return None
+        language = resolve_language(setting)
+        return None if language == current_language() else language

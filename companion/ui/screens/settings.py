@@ -1,5 +1,6 @@
 """The settings, behind the admin PIN: the language, the reader picked from a list, the
-pins by name, a new admin PIN, Abandon and Quit. Layout in kv/settings.kv."""
+pins by name, a new link for the phones, a new admin PIN, Abandon and Quit. Layout in
+kv/settings.kv."""
 
 from __future__ import annotations
 
@@ -150,6 +151,30 @@ class SettingsScreen(Layout, Screen):
     def set_language(self, language: str) -> None:
         if language in LANGUAGES:
             app().set_language(language)
+
+    def ask_new_phone_link(self) -> None:
+        """A new token for the phones (a link that got out, a guest gone home), once the
+        table confirms: every link made with the old one stops working at once."""
+        app().ask(
+            _("Give the phones a new link? The old one stops working at once."),
+            _("Yes, a new link"),
+            self.new_phone_link,
+            note=_("Every phone scans the new code again: Menu, then Phones."),
+            tied=False,
+        )
+
+    def new_phone_link(self) -> None:
+        """The token beside the game database renewed (``companion.join_link``: nothing
+        of the web side is loaded). The phones' page takes it at its next request, and
+        Menu, then Phones, shows the new link's code."""
+        from companion.join_link import WebError, renew_token
+
+        try:
+            renew_token(app().store.path)
+        except WebError as e:
+            self.message = e.localized()
+            return
+        self.message = _("The phones have a new link: Menu, then Phones, shows its code.")
 
     def new_pin(self) -> None:
         """A new random PIN: saved as its hash, shown once (here) to be written down."""

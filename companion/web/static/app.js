@@ -2,23 +2,28 @@
 // nothing twice. Its words come from the table (/api/words) in the table's language;
 // the game comes as Server-Sent Events (/api/events), one object after every change.
 // The page never polls: the stream says when something changed. Text is always set as
-// text (never as markup), so nothing in a game can become part of the page.
+// text (never as markup), so nothing in a game can become part of the page. Each object
+// says the language it is worded in: when the table's language changed, the page asks
+// for its words again.
+
+import { plural, word } from "./words.js";
 
 const KEY = "clank-table:me";
 const COLOURS = ["red", "yellow", "green", "blue", "purple", "orange", "black", "ghost"];
 
-let W = { lang: "en", words: {}, colours: {}, letters: {} };
+let W = { lang: "en", words: {}, plurals: {}, colours: {}, letters: {} };
 let current = null; // the newest object the table pushed
 let me = localStorage.getItem(KEY); // the colour (or the name) this phone follows
 let picking = false; // the player asked to choose again
 const extras = { key: null, proof: null, bgstats: null, verdict: null };
 
 function t(key, values) {
-  let text = W.words[key] ?? key;
-  for (const [name, value] of Object.entries(values || {})) {
-    text = text.split("{" + name + "}").join(String(value));
-  }
-  return text;
+  return word(W, key, values);
+}
+
+// a word with a count: the plural form the table's language gives ``n``
+function tn(key, n, values) {
+  return plural(W, key, n, values);
 }
 
 function el(tag, className, ...children) {
@@ -156,7 +161,7 @@ function nextPanel(payload) {
   const state = payload.state;
   const box = el("section", "panel");
   if (!payload.view.next) box.append(el("div", "label", t("next_attack")));
-  box.append(el("div", "next", payload.view.next || (state.next_attack + " " + t("cubes"))));
+  box.append(el("div", "next", payload.view.next || tn("cubes", state.next_attack)));
   const bits = [payload.view.rage + " " + state.rage.space, t("danger") + " " + state.danger];
   if (state.countdown) bits.push(t("countdown", { space: state.countdown.space }));
   box.append(el("div", "line soft", bits.join(" · ")));
@@ -274,7 +279,7 @@ function floorsPanel(payload) {
   }
   if (floors.length > open) {
     const folded = floors.length - open;
-    const title = open ? t("earlier", { n: folded }) : t("floors") + " (" + folded + ")";
+    const title = tn(open ? "earlier" : "floors_played", folded);
     const more = el("details", "", el("summary", "", title));
     for (const floor of floors.slice(open)) more.append(floorBlock(payload, floor));
     box.append(more);
@@ -291,7 +296,7 @@ function endPanels(payload, main) {
   if (view.end) box.append(el("div", "line soft", view.end));
   const winners = view.winners || [];
   if (winners.length) {
-    box.append(el("div", "label", t(winners.length > 1 ? "winners" : "winner")));
+    box.append(el("div", "label", tn("winners", winners.length)));
     const names = winners.map((p) => labelOf(payload, p)).join(", ");
     const win = el("div", "winner", names);
     win.id = "winner";
@@ -347,7 +352,7 @@ function proofPanel(payload) {
     box.append(el("div", "line soft", t("no_bag")));
   }
   box.append(hex(t(proof.final ? "head_final" : "head_so_far"), proof.head));
-  box.append(el("div", "line soft", proof.records + " " + t("records")));
+  box.append(el("div", "line soft", tn("records", proof.records)));
   const download = el("a", "button wide", t("download"));
   download.id = "download";
   download.href = proof.export;
@@ -383,7 +388,7 @@ async function verify(proof) {
     return;
   }
   if (verdict.ok && verdict.status === "ok") {
-    const text = proof.commitment ? t("verified", { n: verdict.draws }) : t("verified_log");
+    const text = proof.commitment ? tn("verified", verdict.draws) : t("verified_log");
     extras.verdict = { ok: true, text };
   } else if (verdict.status === "not_provably_fair") {
     extras.verdict = { ok: false, text: t("not_fair", { message: verdict.message }) };
@@ -398,7 +403,8 @@ async function verify(proof) {
 async function fetchExtras(payload) {
   // asked once for each change of an ended game (deck scans and the close may follow its
   // end): never again until the table pushes something new
-  const key = [payload.game, payload.state.actions, payload.closed, payload.status].join(":");
+  const key = [payload.game, payload.state.actions, payload.closed, payload.status, W.lang]
+    .join(":");
   if (extras.key === key) return;
   extras.key = key;
   extras.proof = extras.bgstats = extras.verdict = null;
@@ -439,15 +445,34 @@ function render() {
   if (ended) fetchExtras(payload);
 }
 
+async function loadWords() {
+  const answer = await fetch("/api/words");
+  if (!answer.ok) return answer.status;
+  W = await answer.json();
+  document.documentElement.lang = W.lang;
+  document.title = t("title");
+  return answer.status;
+}
+
 function connect() {
   const source = new EventSource("/api/events");
-  source.addEventListener("state", (event) => {
+  source.addEventListener("state", async (event) => {
     setLink(true);
-    current = JSON.parse(event.data);
+    const payload = JSON.parse(event.data);
+    if (payload.lang && payload.lang !== W.lang) await loadWords(); // the table's changed
+    current = payload;
     render();
   });
   source.addEventListener("open", () => setLink(true));
-  source.addEventListener("error", () => setLink(false)); // it connects again by itself
+  source.addEventListener("error", async () => {
+    setLink(false); // it connects again by itself, unless the table turned it away
+    if (source.readyState !== EventSource.CLOSED) return;
+    if ((await fetch("/api/words")).status === 403) {
+      // the table gave the phones a new link: this one opens nothing any more
+      current = null;
+      notice(t("new_link"));
+    }
+  });
 }
 
 async function start() {
@@ -458,10 +483,7 @@ async function start() {
     url.searchParams.delete("t");
     history.replaceState(null, "", url.pathname + url.search + url.hash);
   }
-  const answer = await fetch("/api/words");
-  W = await answer.json();
-  document.documentElement.lang = W.lang;
-  document.title = t("title");
+  await loadWords();
   notice(t("connecting"));
   connect();
 }
