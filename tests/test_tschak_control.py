@@ -157,10 +157,13 @@ def test_a_refusal_changes_nothing_and_says_why():
     record = control.snapshot()["floors"][-1]
     assert record["misplays"] == ["red"] and record["monster"]["to"] == "red"
     control.go_on()
-    # the same mage cannot come out twice in a tower: the rules refuse, nothing changes
+    # the same mage cannot come out twice in a tower: the rules refuse it as it is
+    # entered, naming the player (not at Resolve), and the picker never offers it
     before = control.snapshot()
-    play_floor(control, {"red": ["M4", "W5", "D3u"], "blue": ["M3", "W2", "D3x"]})
-    assert heard.last.kind == "rejected" and control.snapshot() == before
+    assert "M4" not in control.hand_choices("red") and "M3" in control.hand_choices("red")
+    assert not control.add_card("M4", "red")
+    assert heard.last.kind == "rejected" and heard.last.message.startswith("Red: mage 4")
+    assert control.snapshot() == before and control.teams.get("red", []) == []
     assert control.phase == "floor"
 
 

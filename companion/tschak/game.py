@@ -676,6 +676,19 @@ class TschakGame:
         """What the game expects: "tower", "floor", "trophies", or None when it is over."""
         return None if self.state.phase == "over" else self.state.phase
 
+    def hand_refusal(self, teams: Mapping[str, Sequence[str]]) -> TschakError | None:
+        """Whether these cards, entered for the floor being laid, could come from the
+        players' hands (with the cards checked): the refusal if not, None if they could
+        (or nothing is checked). What a team may take next is what keeps this None."""
+        if not self.settings.check_cards or self.state.phase != "floor":
+            return None
+        try:
+            heroes = {self._player(p): [self.catalog.hero(n) for n in c] for p, c in teams.items()}
+            self._check_hands(heroes, complete=False)
+        except TschakError as e:
+            return e
+        return None
+
     def known_hand(self, player: str) -> list[str] | None:
         """The cards ``player`` still holds in this tower, when the game knows them
         (tracked through the passing of hands); None when it does not. Hidden

@@ -55,6 +55,7 @@ from companion.kinds.tschak.words import (
     is_tower_card,
     refusal,
     tower_order,
+    who,
 )
 from companion.tschak import Hero, Settings, TschakError, TschakGame
 from companion.tschak.cards import WEAPONS
@@ -181,11 +182,11 @@ class TschakControl(Entry):
             return False
         phase = self.phase
         if phase == "floor" and self.selected and self.teams.get(self.selected):
-            return self.remove_card(self.selected, len(self.teams[self.selected]) - 1)
+            return self._undo_card(self.selected)
         if phase == "floor":
             for p in reversed(game.players):
                 if self.teams.get(p):
-                    return self.remove_card(p, len(self.teams[p]) - 1)
+                    return self._undo_card(p)
         if phase == "trophies" and self.last_cards:
             player = self.selected if self.selected in self.last_cards else None
             return self.remove_card(player or list(self.last_cards)[-1], 0)
@@ -207,6 +208,23 @@ class TschakControl(Entry):
         message = self._restore_undone(before)
         self._save()
         self._tell(Update("action", message))
+        return True
+
+    def _undo_card(self, player: str) -> bool:
+        """Undo of the card entered last in ``player``'s team: if it was the second card
+        of its colour, the misplay it brought goes with it (a card taken back by a tap,
+        the player's swap, keeps the penalty: T-X1)."""
+        team = self.teams[player]
+        card = team[-1]
+        doubled = self.hero(card).colour in {self.hero(c).colour for c in team[:-1]}
+        if not self.remove_card(player, len(team) - 1):
+            return False
+        if doubled and player in self.misplays:
+            self.misplays.discard(player)
+            self._save()
+            self._tell(
+                Update("entry", _("{player}: no misplay penalty").format(player=who(player)))
+            )
         return True
 
     def _restore_undone(self, before: dict[str, Any]) -> str:

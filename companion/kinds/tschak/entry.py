@@ -219,9 +219,13 @@ class Entry(Progress):
         if game is None or player not in game.players:
             return []
         left = self._hand_left(player)
-        if left is not None:
-            return sorted(set(left.elements()), key=hero_order)
-        return sorted(game.catalog.hero_counts, key=hero_order)
+        faces = set(left.elements()) if left is not None else set(game.catalog.hero_counts)
+        if self.phase == "floor":  # only what the hands can still hold (tower 1 too)
+            team = self.teams.get(player, [])
+            faces = {
+                f for f in faces if game.hand_refusal({**self.teams, player: [*team, f]}) is None
+            }
+        return sorted(faces, key=hero_order)
 
     def _hand_left(self, player: str) -> Counter[str] | None:
         """What the tracked hand still holds beyond the cards entered on this floor."""
@@ -283,6 +287,15 @@ class Entry(Progress):
                     _("{player}'s team is complete: tap a card to take it back").format(
                         player=who(target)
                     ),
+                )
+            )
+            return False
+        refused = game.hand_refusal({**self.teams, target: [*team, card.notation]})
+        if refused is not None:  # said now, naming the player: not at Resolve
+            problem = refusal(refused)
+            self._tell(
+                Update(
+                    "rejected", _("{player}: {problem}").format(player=who(target), problem=problem)
                 )
             )
             return False

@@ -14,7 +14,15 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.i18n import _, player_name
 from companion.kinds.tschak.screens.base import TschakScreen
 from companion.kinds.tschak.screens.popups import CardPicker
-from companion.kinds.tschak.screens.widgets import CardChip, Seated, Tschak, ctl, sync, tinted
+from companion.kinds.tschak.screens.widgets import (
+    CardChip,
+    Seated,
+    Tschak,
+    app,
+    ctl,
+    sync,
+    tinted,
+)
 from companion.kinds.tschak.views import CardView, TeamView, TschakView, card_view
 from companion.ui.colours import colour, letter, text_colour
 
@@ -44,7 +52,7 @@ class TeamPanel(Seated, BoxLayout):
         self.selected = team.selected
         player = team.player
         shown: list[tuple[CardView | None, Callable[[], Any], bool]] = [
-            (card, partial(ctl().remove_card, player, i), False)
+            (card, partial(ask_take_back, player, i, card), False)
             for i, card in enumerate(team.cards)
         ]
         if trophies and team.known is not None and not team.cards:
@@ -88,6 +96,31 @@ class TeamPanel(Seated, BoxLayout):
 
     def toggle_misplay(self) -> None:
         ctl().toggle_misplay(self.player)
+
+
+def ask_take_back(player: str, index: int, card: CardView) -> None:
+    """A tap on a laid card: taken back once the table confirms (a finger that only
+    brushed it takes nothing)."""
+    app().ask(
+        _("Take {card} back from {player}'s team?").format(
+            card=card.words, player=player_name(player, capital=True)
+        ),
+        _("Yes, take it back"),
+        partial(take_back, player, index, card.notation),
+        tied=False,  # the question is tied to the card itself (take_back)
+    )
+
+
+def take_back(player: str, index: int, notation: str) -> None:
+    """The card taken back, if it still lies where it was asked about."""
+    c = ctl()
+    team = c.teams.get(player, []) if c.phase == "floor" else []
+    if c.phase == "trophies" and c.last_cards.get(player) == notation:
+        c.remove_card(player, 0)
+    elif index < len(team) and team[index] == notation:
+        c.remove_card(player, index)
+    else:
+        app().status.text = _("The table changed meanwhile: nothing was done")
 
 
 def open_hero_picker(player: str) -> None:
