@@ -410,6 +410,7 @@ class TableScreen(Layout, Screen):
     layouts = ("table.kv",)
     view = ObjectProperty(None, allownone=True)
     next_attack = StringProperty("0")
+    next_caption = StringProperty("")  # the draw the figure is of: the one the odds are of
     # the next draw ends the game whatever the cubes: said in place of the rage track
     end_warning = StringProperty("")
     attack_note = StringProperty("")
@@ -458,7 +459,17 @@ class TableScreen(Layout, Screen):
     def _show_rage(self, view: TableView) -> None:
         self.ids.rage.track = list(view.rage_track)
         self.ids.rage.space = view.rage_space
-        self.next_attack = str(view.next_attack)
+        # the figure is the draw the players' odds are of: the countdown's next step
+        # while it runs, an out player's draw, else the next attack (Danger included)
+        if view.odds_reason == "countdown" and not view.odds_ends_game:
+            self.next_attack = str(view.odds_count)
+            self.next_caption = ed_(view.edition, "Countdown draw")
+        elif view.odds_reason == "out_draw" and not view.odds_ends_game:
+            self.next_attack = str(view.odds_count)
+            self.next_caption = ed_(view.edition, "Out player's draw")
+        else:
+            self.next_attack = str(view.next_attack)
+            self.next_caption = _("Next attack")
         self.end_warning = ending_text(view)
         notes = []
         if view.danger:
