@@ -76,23 +76,36 @@ def url_file() -> Path | None:
 
 
 def write_url_file(path: Path, url: str) -> None:
-    """Put ``url`` in ``path`` (one line), whole or not at all (a temporary file beside
-    it, then a rename), readable by its owner and group only whatever the umask. The
-    folder must exist (on the Pi, systemd makes it: RuntimeDirectory=)."""
+    """Put ``url`` in ``path`` (one line), whole or not at all, readable by its owner and
+    group only whatever the umask. The folder must exist (on the Pi, systemd makes it:
+    RuntimeDirectory=)."""
+    _write_whole(path, url, URL_FILE_MODE, durable=False)
+
+
+def _write_whole(path: Path, line: str, mode: int, *, durable: bool) -> None:
+    """``line`` in ``path``, whole or not at all: a temporary file beside it (made here,
+    never opened through a link someone left), its mode set whatever the umask, then
+    renamed over the old one; ``durable``: flushed to the disk, the rename too (a power
+    cut after it keeps the new file)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    fd = os.open(tmp, flags, URL_FILE_MODE)
+    fd = os.open(tmp, flags, mode)
     try:
-        os.fchmod(fd, URL_FILE_MODE)  # the umask took the group's part away
+        os.fchmod(fd, mode)  # the umask may have taken a part away
         with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(url + "\n")
+            f.write(line + "\n")
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+    if durable:
+        _sync_folder(path.parent)
 
 
 def remove_url_file(path: Path, url: str) -> None:
@@ -157,24 +170,8 @@ def renew_token(database: Path) -> str:
     flushed to the disk, then renamed over the old one. WebError when it cannot be."""
     path = token_path(database)
     token = new_token()
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        fd = os.open(tmp, flags, TOKEN_MODE)
-        try:
-            os.fchmod(fd, TOKEN_MODE)
-            with os.fdopen(fd, "w", encoding="ascii") as f:
-                f.write(token + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
-        _sync_folder(path.parent)
+        _write_whole(path, token, TOKEN_MODE, durable=True)
     except OSError as e:
         raise WebError(
             N_("cannot write a new token {path}: {problem}"),
