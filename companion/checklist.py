@@ -4,13 +4,16 @@ table's language of the moment; the rules give the set-up's values."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from companion.i18n import _, ed_, ned_, ngettext, player_name
 from companion.rules.setup import Setup
 
 
-def setup_checklist(setup: Setup) -> list[str]:
+def setup_checklist(setup: Setup, removed: Sequence[int] | None = None) -> list[str]:
     """What the table does by hand before the first turn, in plain words (in the
-    language chosen with companion.i18n, in the edition's own words)."""
+    language chosen with companion.i18n, in the edition's own words). ``removed``: the
+    artifacts recorded as removed at set-up so far (the game's; None: the set-up's)."""
     ed = setup.catalog.edition
     edition = setup.edition
     count = len(setup.players)
@@ -33,20 +36,30 @@ def setup_checklist(setup: Setup) -> list[str]:
                 n,
             ).format(name=player_name(name), n=n)
         )
-    removed = ed.artifacts_removed.get(count, 0)
-    if setup.removed_artifacts:
+    wanted = ed.artifacts_removed.get(count, 0)
+    recorded = tuple(setup.removed_artifacts or () if removed is None else removed)
+    if wanted and len(recorded) < wanted:
+        lines.append(
+            ngettext(
+                "Remove {n} random artifact unseen.", "Remove {n} random artifacts unseen.", wanted
+            ).format(n=wanted)
+        )
+        lines.append(
+            ngettext(
+                "Once the game is under way, record the removed artifact in the Menu: "
+                "nobody is offered it then.",
+                "Once the game is under way, record the removed artifacts in the Menu: "
+                "nobody is offered them then.",
+                wanted,
+            )
+        )
+    if recorded:
         lines.append(
             ngettext(
                 "Removed at set-up: the artifact worth {values}.",
                 "Removed at set-up: the artifacts worth {values}.",
-                len(setup.removed_artifacts),
-            ).format(values=", ".join(str(v) for v in setup.removed_artifacts))
-        )
-    elif removed:
-        lines.append(
-            ngettext(
-                "Remove {n} random artifact unseen.", "Remove {n} random artifacts unseen.", removed
-            ).format(n=removed)
+                len(recorded),
+            ).format(values=", ".join(str(v) for v in recorded))
         )
     lines.append(
         ned_(

@@ -38,7 +38,7 @@ from companion.catalog import UNTAGGED
 from companion.checklist import setup_checklist
 from companion.i18n import _, localized, ngettext, player_name
 from companion.kinds import kind_of
-from companion.kinds.clank.legal import legal_actions
+from companion.kinds.clank.legal import legal_actions, table_actions
 from companion.live import LiveGame, Update
 from companion.rules import DrawRequest, RuleError
 from companion.rules.odds import AttackOdds, next_attack_odds
@@ -67,6 +67,11 @@ from companion.view import (
 if TYPE_CHECKING:
     from companion.audit.check import GameCheck
     from companion.history import Fairness, GameHistory, Record
+
+
+# what the table records before the first turn without beginning it: the client seed,
+# an artifact removed at set-up (the Menu's), and the undo of either
+_OF_THE_OPENING = ("seed", "removed")
 
 
 class Signals(Protocol):
@@ -466,7 +471,7 @@ class Controller(LiveGame):
         if self.table is None:
             return []
         setup = as_listed(self.table.setup)
-        lines = setup_checklist(setup)
+        lines = setup_checklist(setup, self.table.game.state.removed)
         if setup.unconfirmed:
             lines = lines[: -len(setup.unconfirmed)] + [
                 _("Check on your board: {what} is not printed in the rulebook.").format(
@@ -500,6 +505,13 @@ class Controller(LiveGame):
             return []
         return legal_actions(self.table.game, player)
 
+    def table_offers(self) -> list[Offer]:
+        """What the table may record now from the Menu (``table_actions``): an artifact
+        removed at set-up, the Catacombs deck-out; nothing outside the opening and play."""
+        if self.table is None or self.phase not in ("opening", "playing"):
+            return []
+        return table_actions(self.table.game, opening=self.phase == "opening")
+
     def tag(self, uid: str) -> Component | None:
         """What a tag is bound to (None: nothing)."""
         return self.registry.lookup(uid)
@@ -530,7 +542,8 @@ class Controller(LiveGame):
         except (RuleError, StoreError) as e:
             self._refused(e)
             return False
-        if self.opening is not None and action.get("do") != "seed":
+        of_the_opening = (undone or action).get("do") in _OF_THE_OPENING
+        if self.opening is not None and not of_the_opening:
             self._end_opening()  # the game has begun
         if self.table.finished and self.scoring is None:
             self.scoring = self.table.game.state.seats[0]  # scoring begins with seat 1

@@ -434,6 +434,10 @@ def describe_action(
         text = _("{player} took the artifact {value}").format(player=who, value=action["value"])
     elif do in ("secret", "prisoner", "token"):
         text = _("{player} took {name}").format(player=who, name=action.get("name", ""))
+    elif do == "buy" and action.get("coupon"):
+        text = _("{player} bought {item} with the coupon").format(
+            player=who, item=action.get("item", "")
+        )
     elif do == "buy":
         text = _("{player} bought {item}").format(player=who, item=action.get("item", ""))
     elif do == "gold":
@@ -468,6 +472,8 @@ def describe_action(
         text = _("the client seed is fixed")
     elif do == "deck_out":
         text = ed_(edition, "the dungeon deck is empty")
+    elif do == "removed":
+        text = _("the artifact {value} was removed at set-up").format(value=action.get("artifact"))
     else:
         text = do.replace("_", " ")
     if drawn and do != "undo":

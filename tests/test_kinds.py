@@ -218,5 +218,3 @@ def test_the_registry_alone_names_the_kinds():
     """The registry's table is where editions are named (like the readers' table)."""
     text = (ROOT / "companion/kinds/__init__.py").read_text(encoding="utf-8")
     assert all(f'"{e}"' in text for e in EDITIONS)
-
-

@@ -486,7 +486,13 @@ def test_each_phone_plural_takes_its_russian_form_once_translated(key):
     # takes the catalog's own form for it (two forms may be the same word: "Победители")
     one, few, many = (f.replace("{n}", "") for f in found.string)
     assert [_picked(entry, n).replace("{n}", "") for n in (1, 21, 2, 22, 5, 11, 25)] == [
-        one, one, few, few, many, many, many
+        one,
+        one,
+        few,
+        few,
+        many,
+        many,
+        many,
     ], entry["forms"]
 
 

@@ -36,6 +36,7 @@ _REQUIRED: dict[str, dict[str, str]] = {
     # extensions beyond the contract
     "seed": {"client_seed": "str"},
     "deck_out": {},
+    "removed": {"artifact": "int"},
 }
 _OPTIONAL: dict[str, dict[str, tuple[str, Any]]] = {
     "end_turn": {"revealed": ("cards", [])},

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from companion.catalog import Card, Catalog, Token
 from companion.msg import EN_, N_, NN_, Name
 from companion.rules.actions import check_action
 from companion.rules.errors import RuleError
-from companion.rules.scoring import Score, ranking, score_player
 from companion.rules.setup import Setup, initial_state
 from companion.rules.state import ESCAPED, KNOCKED_OUT, Countdown, Player, State
+
+if TYPE_CHECKING:
+    from companion.rules.scoring import Score
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,13 @@ class _Step:
 
 
 Event = dict[str, Any]
+
+
+def _ranking(scores: dict[str, Score], state: State) -> list[dict[str, Any]]:
+    """The places at the end (companion.rules.scoring: loaded when a game ends)."""
+    from companion.rules.scoring import ranking
+
+    return ranking(scores, state)
 
 
 def _plus_one(counts: Mapping[str, int], name: str) -> dict[str, int]:
@@ -534,6 +543,39 @@ class Game:
         self._knock_out_everyone_inside()
         self._end("the dungeon deck cannot refill the row")
 
+    def _do_removed(self, a: dict[str, Any]) -> None:
+        """An artifact the table removed unseen at set-up (base game: 2 with two players,
+        1 with three, ru:111-115, es:43-46), recorded one at a time: nobody may take it.
+        The table knows which once the others lie on their spaces."""
+        self._running("removed")
+        s = self.state
+        value = a["artifact"]
+        players = len(s.seats)
+        wanted = self.setup.artifacts_to_remove()
+        if wanted == 0:
+            raise RuleError(
+                N_("with {players} players no artifact is removed at set-up"),
+                during="removed",
+                players=players,
+            )
+        if len(s.removed) >= wanted:
+            raise RuleError(
+                NN_(
+                    "with {players} players the table removes {n} artifact, and it is recorded",
+                    "with {players} players the table removes {n} artifacts, and they are recorded",
+                ),
+                during="removed",
+                players=players,
+                n=wanted,
+            )
+        if value not in s.artifacts_left:
+            self._refuse_artifact("removed", value)
+        left = list(s.artifacts_left)
+        left.remove(value)
+        s.artifacts_left = tuple(left)
+        s.removed = (*s.removed, value)
+        self._emit("removed", artifact=value)
+
     def _do_rage(self, a: dict[str, Any]) -> None:
         self._running("rage")
         self._move_rage(self._nonzero(a))
@@ -542,21 +584,7 @@ class Game:
         p = self._player(a)
         value = a["value"]
         if value not in self.state.artifacts_left:
-            pile = self.setup.artifact_pile()
-            removed = self.setup.removed_artifacts or ()
-            if value in removed and removed.count(value) == pile.count(value):
-                raise RuleError(
-                    N_("the artifact worth {value} was removed at set-up"),
-                    during="artifact",
-                    value=value,
-                )
-            if value not in pile and self._party_only(value):
-                raise RuleError(
-                    N_("the artifact worth {value} comes with the Adventuring Party (5-6 players)"),
-                    during="artifact",
-                    value=value,
-                )
-            raise RuleError(N_("no artifact worth {value} is left"), during="artifact", value=value)
+            self._refuse_artifact("artifact", value)
         room = 1 + p.tokens.get("backpack", 0)
         if len(p.artifacts) >= room:
             raise RuleError(
@@ -575,6 +603,22 @@ class Game:
         p.artifacts = (*p.artifacts, value)
         self._emit("artifact", player=p.name, value=value)
         self._move_rage(1)
+
+    def _refuse_artifact(self, what: str, value: int) -> NoReturn:
+        """No artifact worth ``value`` is left: why."""
+        pile = self.setup.artifact_pile()
+        removed = self.state.removed
+        if value in removed and removed.count(value) == pile.count(value):
+            raise RuleError(
+                N_("the artifact worth {value} was removed at set-up"), during=what, value=value
+            )
+        if value not in pile and self._party_only(value):
+            raise RuleError(
+                N_("the artifact worth {value} comes with the Adventuring Party (5-6 players)"),
+                during=what,
+                value=value,
+            )
+        raise RuleError(N_("no artifact worth {value} is left"), during=what, value=value)
 
     def _apply_effects(self, p: Player, token: Token, *, on_reveal: bool) -> None:
         """A token's immediate effects. A revealed secret's healing waits for its use."""
@@ -652,7 +696,7 @@ class Game:
                 raise RuleError(
                     N_("{player} has no discount coupon"), during="buy", player=Name(p.name)
                 )
-            price = max(0, price - self._coupon_value())
+            price = max(0, price - self.coupon_value())
         if p.gold < price:
             raise RuleError(
                 EN_("{item} costs {price} gold; {player} has {gold}"),
@@ -667,7 +711,9 @@ class Game:
         p.gold -= price
         self._take_token(p, token)
 
-    def _coupon_value(self) -> int:
+    def coupon_value(self) -> int:
+        """The gold a discount coupon takes off one market purchase (Catacombs: 5,
+        ru:83-89; 0 in an edition without it)."""
         for t in self.catalog.tokens_of("prisoner"):
             value = t.effect("coupon")
             if value is not None:
@@ -777,6 +823,9 @@ class Game:
 
     # ----------------------------------------------------------------- reading
     def scores(self) -> dict[str, Score]:
+        # the scoring is loaded at the end of a game: a game resumed in play does without it
+        from companion.rules.scoring import score_player
+
         return {name: score_player(self.catalog, p) for name, p in self.state.players.items()}
 
     def snapshot(self) -> dict[str, Any]:
@@ -829,14 +878,14 @@ class Game:
             else {"player": s.countdown.player, "space": s.countdown.space},
             "players": players,
             "draws": [d.as_dict() for d in self.draws],
-            "ranking": ranking(scores, s) if scores else None,
+            "ranking": _ranking(scores, s) if scores else None,
             "settings": {
                 "health": self.setup.health,
                 "rage_start": self.setup.rage_start,
                 "unconfirmed": list(self.setup.unconfirmed),
                 "artifacts": list(self.setup.artifact_pile()),
                 "removed_artifacts": None
-                if self.setup.removed_artifacts is None
-                else list(self.setup.removed_artifacts),
+                if self.setup.removed_artifacts is None and not s.removed
+                else list(s.removed),
             },
         }

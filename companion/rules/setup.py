@@ -61,6 +61,11 @@ class Setup:
             return tuple(sorted(self.artifacts))
         return _catalog_artifacts(self.catalog, party=self.party)
 
+    def artifacts_to_remove(self) -> int:
+        """How many artifacts the table removes unseen at set-up: in the base game 2 with
+        two players and 1 with three (ru:111-115, es:43-46); none in Catacombs."""
+        return self.catalog.edition.artifacts_removed.get(len(self.players), 0)
+
     def as_dict(self) -> dict[str, Any]:
         """The options that set this game up again (``make_setup`` reads them back): what
         the log records, so that a resumed game has the same set-up."""
@@ -437,6 +442,7 @@ def initial_state(setup: Setup) -> State:
         artifacts_left=tuple(artifacts),
         stock=stock,
         crowns_left=tuple(sorted(crowns, reverse=True)),
+        removed=setup.removed_artifacts or (),
     )
 
 

@@ -99,6 +99,9 @@ class State:
     game_over: bool = False
     end_reason: str = ""
     opening_row_set: bool = False
+    # the artifacts the table removed unseen at set-up, as recorded (the ``new`` line's
+    # "removed_artifacts", or one ``removed`` action each): nobody may take them
+    removed: tuple[int, ...] = ()
 
     def clone(self) -> State:
         return State(
@@ -120,6 +123,7 @@ class State:
             self.game_over,
             self.end_reason,
             self.opening_row_set,
+            self.removed,
         )
 
     def in_dungeon(self) -> list[Player]:

@@ -29,7 +29,7 @@ from companion.ui.odds import OddsView
 from companion.ui.screens.choices import catalog_components, component_label, offer_label
 from companion.ui.screens.popups import Confirm, Picker, UntaggedPicker
 from companion.ui.widgets import AttackView, StatusBar
-from companion.view import AttackEvent, describe_action
+from companion.view import AttackEvent, Offer, describe_action
 
 if TYPE_CHECKING:
     from kivy.uix.screenmanager import ScreenManager
@@ -59,7 +59,8 @@ class TableDesk:
 
     def table_entries(self) -> list[tuple[str, Callable[[], Any]]]:
         """The menu's entries of the game on the table (a card's dragon attack, the rage,
-        cancelling a refill), before the screens every table has."""
+        cancelling a refill, an artifact removed at set-up, the Catacombs deck-out), before
+        the screens every table has."""
         ctl = self.controller
         entries: list[tuple[str, Callable[[], Any]]] = []
         if ctl.phase == "playing":
@@ -70,7 +71,25 @@ class TableDesk:
             ]
             if ctl.refill is not None:
                 entries.append((_("Cancel the refill"), ctl.cancel_refill))
+        aim = ctl.moment()  # each offer is what was legal as the menu opened
+        offers = ctl.table_offers()
+        removals = [o for o in offers if o.what == "removed"]
+        if removals:
+            entries.append(
+                (_("Artifact removed at set-up"), partial(self.pick_removed, removals, aim))
+            )
+        for o in offers:
+            if o.what == "deck_out":  # it ends the game: act asks first
+                entries.append(
+                    (offer_label(o, ctl.edition), partial(self.act, dict(o.action), aim))
+                )
         return entries
+
+    def pick_removed(self, offers: list[Offer], aim: tuple[object, ...]) -> None:
+        """Which artifact the table removed unseen at set-up (the values still in the pile)."""
+        entries = [(offer_label(o, self.controller.edition), partial(self.act, dict(o.action), aim))
+                   for o in offers]  # fmt: skip
+        Picker(_("Which artifact was removed at set-up?"), entries).open()
 
     def _make_controller(self, store: GameStore) -> Controller:
         """The controller of the app's own table, its updates told to the desk."""

@@ -1,8 +1,9 @@
 """What a player may do now in a game of Clank! (``legal_actions``, as OpenSpiel's): the
 panel's menu offers these and nothing else, each one the table-script action it commits.
-Only what the rules allow is offered: an artifact already taken is not, nor escaping
-without an artifact, nor an item the player cannot pay or the market no longer has, nor
-a prisoner already freed."""
+Only what the rules allow is offered: an artifact already taken (or removed at set-up)
+is not, nor escaping without an artifact, nor an item the player cannot pay or the
+market no longer has, nor a prisoner already freed. What the table records for no one
+player (``table_actions``) is the Menu's."""
 
 from __future__ import annotations
 
@@ -53,6 +54,10 @@ def legal_actions(game: Game, player: str) -> list[Offer]:
         left = len(s.crowns_left) if crowns else s.stock.get(name, 0)
         if p.gold >= price and left > 0:
             add("buy", {"item": name}, name, price)
+        # the discount coupon (Catacombs ru:83-89): 5 gold less for one purchase
+        discounted = max(0, price - game.coupon_value())
+        if p.coupons > 0 and p.gold >= discounted and left > 0:
+            add("buy", {"item": name, "coupon": True}, name, discounted)
     if s.stock.get("monkey idol", 0) > 0:
         add("token", {"name": "monkey idol"}, "monkey idol")
     if game.edition.name == "catacombs":
@@ -68,4 +73,21 @@ def legal_actions(game: Game, player: str) -> list[Offer]:
             # kind is offered while the box has prisoners left, as a scan frees it
             if freed[t.name] < t.count if t.verified else freed.total() < box:
                 add("prisoner", {"name": t.name}, t.name)
+    return out
+
+
+def table_actions(game: Game, *, opening: bool = False) -> list[Offer]:
+    """What the table (no one player) may record now from the Menu: an artifact removed
+    unseen at set-up, while fewer are recorded than the rule removes (each value still in
+    the pile, once); during play in Catacombs, the dungeon deck that cannot refill the row
+    (it ends the game)."""
+    s = game.state
+    if s.game_over:
+        return []
+    out: list[Offer] = []
+    if len(s.removed) < game.setup.artifacts_to_remove():
+        for value in sorted(set(s.artifacts_left)):
+            out.append(Offer("removed", {"do": "removed", "artifact": value}, n=value))
+    if not opening and game.edition.name == "catacombs":
+        out.append(Offer("deck_out", {"do": "deck_out"}))
     return out

@@ -73,6 +73,8 @@ def offer_label(o: Offer, edition: str) -> str:
         return _("Artifact {name}").format(name=o.n)
     if o.what == "secret":
         return ed_(edition, "Secret: {name}").format(name=o.name)
+    if o.what == "buy" and o.action.get("coupon"):
+        return _("Buy {name} with the coupon ({price} gold)").format(name=o.name, price=o.n)
     if o.what == "buy":
         return _("Buy {name} ({price} gold)").format(name=o.name, price=o.n)
     if o.what == "token":
@@ -83,4 +85,8 @@ def offer_label(o: Offer, edition: str) -> str:
         return _("A ghost appears")
     if o.what == "prisoner":
         return _("Free prisoner: {name}").format(name=o.name)
+    if o.what == "removed":
+        return _("Artifact {name}").format(name=o.n)
+    if o.what == "deck_out":
+        return ed_(edition, "The dungeon deck cannot refill the row: end the game")
     return o.what

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.app import App
 from kivy.uix.button import Button
 
-from companion.i18n import N_, _, ed_, pgettext
+from companion.i18n import N_, _, ed_
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
