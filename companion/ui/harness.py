@@ -21,7 +21,22 @@ from kivy.uix.widget import Widget
 from companion.config import AppConfig, Config
 from companion.store import GameStore
 from companion.ui.app import CompanionApp
+from companion.ui.ink import screen_metrics
 from companion.ui.taps import NEAR, SAME_TAP, SETTLE
+
+
+def record_metrics(png: Path, metrics: dict[str, Any]) -> None:
+    """Add a screenshot's metrics to the ``metrics.json`` beside it (per screenshot: the
+    smallest figure and text ink, the texts cut; the texts themselves are left out)."""
+    import json
+
+    path = png.parent / "metrics.json"
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        found = {}
+    found[png.stem] = {k: v for k, v in metrics.items() if k != "texts"}
+    path.write_text(json.dumps(found, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
 
 
 def window_pixels(x: int, y: int, w: int, h: int) -> list[tuple[int, int, int]]:
@@ -149,9 +164,12 @@ class Harness:
         return window_pixels(x, y, max(1, round(widget.width)), max(1, round(widget.height)))
 
     def screenshot(self, path: Path) -> Path:
+        """The window as PNG at ``path``; beside it, in ``metrics.json``, the ink of its
+        texts as measured from the pixels (companion.ui.ink), under the PNG's name."""
         self.frames(3)
         saved = Path(self.window.screenshot(name=str(path)))  # Kivy adds a counter
         saved.replace(path)
+        record_metrics(path, screen_metrics(self.window))
         return path
 
     @property

@@ -1,0 +1,74 @@
+"""The ink of a screen's texts, measured from the window's pixels (companion.ui.ink): a
+larger font measures higher ink, a figure is told from a word, a shortened text is
+listed, and every screenshot writes its metrics beside it."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+os.environ.setdefault("KIVY_WINDOW", "sdl2")
+
+from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.ink import FIGURE, ink_height, screen_metrics  # noqa: E402
+
+
+def test_ink_is_the_tallest_run_of_rows_that_stand_out():
+    bg, ink = (20, 20, 30), (240, 240, 240)
+    image = [[bg] * 10 for _ in range(12)]
+    for row in (2, 3, 4, 5, 6):  # one line of text, 5 rows high
+        image[row][4] = ink
+    image[9][3] = ink  # an accent apart from it
+    assert ink_height(image, 0, 0, 10, 12) == 5
+    assert ink_height(image, 0, 0, 3, 12) == 0  # no ink there
+    assert FIGURE.match("10") and FIGURE.match("−1") and FIGURE.match("5%")
+    assert not FIGURE.match("End turn") and not FIGURE.match("☠ 5%")
+
+
+@pytest.fixture
+def ui(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
+    harness = Harness(tmp_path / "games.db")
+    yield harness
+    harness.close()
+
+
+def test_a_larger_font_measures_higher_ink_and_a_cut_text_is_listed(ui):
+    from kivy.uix.label import Label
+
+    small = Label(text="Noise 12", font_size=16, size_hint=(None, None), size=(300, 60),
+                  pos=(10, 300))  # fmt: skip
+    large = Label(text="12", font_size=48, size_hint=(None, None), size=(300, 80),
+                  pos=(10, 100))  # fmt: skip
+    cut = Label(text="a text far too long to be read whole in so little room",
+                font_size=20, size_hint=(None, None), size=(120, 40), pos=(400, 100),
+                text_size=(120, 40), shorten=True)  # fmt: skip
+    from kivy.graphics import Color, Rectangle
+
+    for w in (small, large, cut):
+        with w.canvas.before:  # a plain ground of its own: the screen beneath is not read
+            Color(0.1, 0.1, 0.12, 1)
+            Rectangle(pos=w.pos, size=w.size)
+        ui.window.add_widget(w)
+    try:
+        ui.frames(3)
+        texts = {t["text"]: t for t in screen_metrics(ui.window)["texts"]}
+        assert texts["12"]["figure"] and not texts["Noise 12"]["figure"]
+        assert 30 <= texts["12"]["ink"] <= 48  # a 48 px font draws a digit ~35 px high
+        assert 9 <= texts["Noise 12"]["ink"] <= 16
+        assert texts[cut.text]["cut"] == "shortened"
+    finally:
+        for w in (small, large, cut):
+            ui.window.remove_widget(w)
+
+
+def test_a_screenshot_writes_its_metrics_beside_it(ui, tmp_path):
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    ui.screenshot(shots / "newgame.png")
+    metrics = json.loads((shots / "metrics.json").read_text(encoding="utf-8"))
+    found = metrics["newgame"]
+    assert found["smallest_text_ink"] is not None and found["smallest_text_ink"] > 5
+    assert set(found) == {"smallest_figure_ink", "smallest_text_ink", "cut"}
