@@ -11,19 +11,33 @@ top-level folders, never from a copy."""
 
 from __future__ import annotations
 
-from importlib import resources
+import sys
+from importlib.machinery import SourceFileLoader, SourcelessFileLoader
 from pathlib import Path
+from typing import Any
 
 PACKAGE = "companion"
 CHECKOUT = Path(__file__).resolve().parent.parent
 TOP_LEVEL = ("kv", "examples")  # kept beside the package in the checkout
 
 
+def _package_files() -> Any:
+    """What ``importlib.resources.files(PACKAGE)`` gives. For a package imported from its
+    files (as pip installs it) that is the folder its loader read it from, taken here
+    without loading importlib.resources: that costs the first frame a few milliseconds."""
+    loader = getattr(sys.modules[PACKAGE].__spec__, "loader", None)
+    if type(loader) is SourceFileLoader or type(loader) is SourcelessFileLoader:
+        return Path(loader.path).parent
+    from importlib import resources
+
+    return resources.files(PACKAGE)
+
+
 def package_path(*parts: str) -> Path:
     """A file or folder of the installed package, as a path on the file system (pip
     installs a wheel's files unpacked; a package imported from a zip file is not
     supported: Kivy and the tools read these files by their path)."""
-    found = resources.files(PACKAGE)
+    found = _package_files()
     for part in parts:
         found = found.joinpath(part)
     if not isinstance(found, Path):

@@ -1,6 +1,7 @@
 """What the first frame does not need is not loaded before it: resuming a game only
 reads the database (sqlite-utils, which writes, is loaded at the first write), and the
-touchscreen's modules leave the audit, the charts and the Tschak! rules for later."""
+touchscreen's modules leave the audit, the charts, the Tschak! rules and the scoring at
+the end of a game for later."""
 
 from __future__ import annotations
 
@@ -37,13 +38,30 @@ def test_resuming_a_game_reads_without_sqlite_utils_and_the_first_write_loads_it
     assert out.splitlines() == ["playing False", "True 2"]
 
 
+def test_a_game_resumed_in_play_is_shown_without_the_scoring(tmp_path):
+    db = tmp_path / "games.db"
+    run(
+        "from companion.store import GameStore; from companion.session import Session\n"
+        f"s = GameStore({str(db)!r}); t = Session(s).start("
+        "{'edition': 'clank', 'players': ['red', 'blue']})\n"
+        "t.apply({'do': 'clank', 'player': 'red', 'n': 2}); s.close()"
+    )
+    out = run(
+        "import sys\n"
+        "from companion.controller import Controller; from companion.store import GameStore\n"
+        f"c = Controller(GameStore({str(db)!r})); c.resume_last(); c.view()\n"
+        "print(c.phase, 'companion.rules.scoring' in sys.modules)"
+    )
+    assert out == "playing False"
+
+
 def test_the_touchscreen_leaves_the_audit_charts_and_tschak_rules_for_later():
     out = run(
         "import os, sys\n"
         "os.environ.update(KIVY_NO_ARGS='1', KIVY_NO_CONSOLELOG='1', KIVY_NO_FILELOG='1')\n"
         "import companion.ui.app\n"
         "later = ('companion.audit', 'companion.history', 'companion.ui.report',\n"
-        "         'companion.tschak', 'sqlite_utils')\n"
+        "         'companion.tschak', 'companion.rules.scoring', 'sqlite_utils')\n"
         "print(sorted(m for m in later if m in sys.modules))"
     )
     assert out == "[]"

@@ -34,20 +34,11 @@ from companion.pin import Lockout
 from companion.store import GameStore, StoreError
 from companion.ui.desk import TableDesk
 from companion.ui.layouts import unload_layouts
-from companion.ui.screens.audit import AuditScreen
-from companion.ui.screens.kit import LANGUAGE_NAMES
-from companion.ui.screens.new_game import NewGameScreen
-from companion.ui.screens.opening import OpeningScreen
-from companion.ui.screens.past_games import PastGamesScreen
-from companion.ui.screens.popups import Confirm, Picker, PinPad
-from companion.ui.screens.scoring import ScoringScreen
-from companion.ui.screens.settings import SettingsScreen
-from companion.ui.screens.tags import TagsScreen
-from companion.ui.table import TableScreen
 from companion.ui.taps import SameTap, settle
 from companion.ui.widgets import AttackView, StatusBar
 
 if TYPE_CHECKING:
+    from companion.ui.screens.popups import Confirm, PinPad
     from companion.ui.trouble import Trouble
 
 log = logging.getLogger(__name__)
@@ -89,14 +80,15 @@ class Later:
 
 
 SCREENS: dict[str, Callable[..., Any]] = {
-    "newgame": NewGameScreen,
-    "opening": OpeningScreen,
-    "table": TableScreen,
-    "scoring": ScoringScreen,
-    "audit": AuditScreen,
-    "tags": TagsScreen,
-    "settings": SettingsScreen,
-    "pastgames": PastGamesScreen,
+    # each imported when first built: the first frame loads only the screen it shows
+    "newgame": Later("companion.ui.screens.new_game", "NewGameScreen"),
+    "opening": Later("companion.ui.screens.opening", "OpeningScreen"),
+    "table": Later("companion.ui.table", "TableScreen"),
+    "scoring": Later("companion.ui.screens.scoring", "ScoringScreen"),
+    "audit": Later("companion.ui.screens.audit", "AuditScreen"),
+    "tags": Later("companion.ui.screens.tags", "TagsScreen"),
+    "settings": Later("companion.ui.screens.settings", "SettingsScreen"),
+    "pastgames": Later("companion.ui.screens.past_games", "PastGamesScreen"),
     "report": Later("companion.ui.report", "ReportScreen"),
     "stats": Later("companion.ui.report", "StatsScreen"),
     "phones": Later("companion.ui.screens.phones", "PhonesScreen"),  # the join link's QR
@@ -412,7 +404,7 @@ class CompanionApp(TableDesk, App):
             view = self.controller.view()
             if view.players:
                 screen.redraw(view)
-        if isinstance(screen, NewGameScreen):
+        if screen.name == "newgame":
             screen.show_unresumable()
 
     def on_scan(self, uid: str) -> None:
@@ -454,10 +446,14 @@ class CompanionApp(TableDesk, App):
             (_("Phones"), lambda: self.show_screen("phones")),
             (_("Settings"), self.ask_pin),
         ]
+        from companion.ui.screens.popups import Picker
+
         Picker(_("Menu"), entries).open()
 
     def ask_pin(self, on_unlock: Callable[[], Any] | None = None, prompt: str = "") -> None:
         """The admin PIN pad; the right PIN opens Settings (or runs ``on_unlock``)."""
+        from companion.ui.screens.popups import PinPad
+
         self.pin_pad = PinPad(
             on_unlock or (lambda: self.show_screen("settings")),
             check=lambda entered: self.settings_.app.pin_matches(entered),
@@ -511,6 +507,9 @@ class CompanionApp(TableDesk, App):
         """The languages, the current one marked; a tap switches at once (and saves)."""
         current = current_language()
         entries = []
+        from companion.ui.screens.kit import LANGUAGE_NAMES
+        from companion.ui.screens.popups import Picker
+
         for code, name in LANGUAGE_NAMES.items():
             label = _("{language} (chosen)").format(language=name) if code == current else name
             entries.append((label, lambda code=code: self.set_language(code)))

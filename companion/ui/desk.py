@@ -11,7 +11,6 @@ its own has its own (``GameKind.table_face``).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -25,14 +24,13 @@ from companion.kinds.base import KindControl, TableFace
 from companion.live import Update
 from companion.store import GameStore
 from companion.store.tags import TagError, component_words, components
-from companion.ui.odds import OddsView
-from companion.ui.screens.choices import catalog_components, component_label, offer_label
-from companion.ui.screens.popups import Confirm, Picker, UntaggedPicker
 from companion.ui.widgets import AttackView, StatusBar
 from companion.view import AttackEvent, Offer, describe_action
 
 if TYPE_CHECKING:
     from kivy.uix.screenmanager import ScreenManager
+
+    from companion.ui.screens.popups import Confirm
 
 
 class TableDesk:
@@ -61,6 +59,8 @@ class TableDesk:
         """The menu's entries of the game on the table (a card's dragon attack, the rage,
         cancelling a refill, an artifact removed at set-up, the Catacombs deck-out), before
         the screens every table has."""
+        from companion.ui.screens.choices import offer_label
+
         ctl = self.controller
         entries: list[tuple[str, Callable[[], Any]]] = []
         if ctl.phase == "playing":
@@ -87,6 +87,9 @@ class TableDesk:
 
     def pick_removed(self, offers: list[Offer], aim: tuple[object, ...]) -> None:
         """Which artifact the table removed unseen at set-up (the values still in the pile)."""
+        from companion.ui.screens.choices import offer_label
+        from companion.ui.screens.popups import Picker
+
         entries = [(offer_label(o, self.controller.edition), partial(self.act, dict(o.action), aim))
                    for o in offers]  # fmt: skip
         Picker(_("Which artifact was removed at set-up?"), entries).open()
@@ -139,6 +142,9 @@ class TableDesk:
                 Clock.schedule_once(lambda dt: self.show_attacks(rest), 0)
 
     def open_player_actions(self, player: str) -> None:
+        from companion.ui.screens.choices import offer_label
+        from companion.ui.screens.popups import Picker
+
         if self.controller.phase != "playing":
             return
         ctl = self.controller
@@ -150,6 +156,8 @@ class TableDesk:
 
     def show_odds(self) -> None:
         """The next draw's odds for every player, whole (a tap on a player's figures)."""
+        from companion.ui.odds import OddsView
+
         view = self.controller.view()
         if view.phase == "playing" and any(p.odds for p in view.players):
             OddsView(view).open()
@@ -167,6 +175,8 @@ class TableDesk:
         for the moment it was asked: if the game moved on meanwhile (a scan, a button of
         the panel), the answer does nothing and the status bar says so. One question at a
         time: while one is open, another (the panel's button pressed again) is not asked."""
+        from companion.ui.screens.popups import Confirm
+
         if self._asking is not None:
             return
         ctl = self.controller
@@ -295,6 +305,8 @@ class TableDesk:
         )
 
     def confirm_abandon(self) -> None:
+        from companion.ui.screens.popups import Confirm
+
         def abandon() -> None:
             if self.controller.abandon():
                 self.controller.close_game()
@@ -307,6 +319,8 @@ class TableDesk:
 
     def confirm_abandon_unresumable(self) -> None:
         """The game that cannot be resumed, given up after a confirmation."""
+        from companion.ui.screens.popups import Confirm
+
         found = self.controller.unresumable
         if found is None:
             return
@@ -318,6 +332,8 @@ class TableDesk:
     def confirm_close_game(self) -> None:
         """Close the scored game (the new-game screen follows); the decks not scanned yet
         are named first: their cards would never count."""
+        from companion.ui.screens.popups import Confirm
+
         view = self.controller.view()
         empty = [p.name for p in view.players if not self.controller.deck(p.name)]
         note = ""
@@ -343,6 +359,8 @@ class TableDesk:
         """A revealed card without a tag (or one that will not read): the table picks it
         from the box's dungeon cards, so that its Danger and its Arrive count; or says only
         whether it shows the dragon-attack symbol."""
+        from companion.ui.screens.popups import UntaggedPicker
+
         UntaggedPicker().open()
 
     def open_scan_drawer(self) -> None:
@@ -351,6 +369,11 @@ class TableDesk:
         the Pi (the "No tag" entries are no scans). Without a simulated table (the app
         built without starting its hardware, as the test harness does) the pick goes to the
         controller at once."""
+        import secrets
+
+        from companion.ui.screens.choices import catalog_components, component_label
+        from companion.ui.screens.popups import Picker
+
         own = self.own()
         if own is not None:
             own[0].open_drawer()
@@ -391,6 +414,9 @@ class TableDesk:
 
     def choose_binding(self, uid: str, *, rebind: bool, then: Callable[[str], None]) -> None:
         """An unknown (or re-bound) tag: the table says which component carries it."""
+        from companion.ui.screens.choices import catalog_components, component_label
+        from companion.ui.screens.popups import Picker
+
         ctl = self.controller
         edition = ctl.edition
         if self.screens.current == "tags":
