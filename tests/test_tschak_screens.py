@@ -195,6 +195,15 @@ def empty_slot(ui: Harness, player: str):
     return next(w for w in panel(ui, player).walk() if isinstance(w, CardChip) and w.notation == "")
 
 
+def answer_yes(ui: Harness) -> None:
+    """The question open answered yes, once its answer takes taps."""
+    from companion.ui.screens.popups import INERT, Confirm
+
+    (question,) = [w for w in ui.window.children if isinstance(w, Confirm)]
+    ui.frames(2, seconds=INERT + 0.1)
+    ui.tap(next(w for w in question.walk() if getattr(w, "text", None) == question.yes_text))
+
+
 def colour_button(ui: Harness, name: str):
     screen = ui.app.screens.get_screen("newgame")
     return next(b for b in screen.ids.colours.children if b.colour_name == name)
@@ -265,7 +274,8 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     tap_pick(ui, empty_slot(ui, "blue"), "M3")
     assert panel(ui, "blue").misplay_text == _("Misplay: penalty")
     shot("floor-misplay")
-    ui.tap(chips(ui, "M3")[0])  # taken back
+    ui.tap(chips(ui, "M3")[0])  # taken back, once the table confirms
+    answer_yes(ui)
     ui.tap(panel(ui, "blue").children[0])  # not a misplay after all
     assert "blue" not in tschak.misplays
     tap_pick(ui, empty_slot(ui, "blue"), "W3")
