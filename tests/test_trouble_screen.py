@@ -213,7 +213,7 @@ def test_a_fresh_database_keeps_the_unusable_one_and_reaches_the_home_screen(tmp
     ui.tap("Start with a fresh database")
     assert ui.find("Start with a fresh database?")
     shot(ui, "confirm")
-    ui.tap("Yes, start fresh")  # a double tap: the confirmation takes no tap yet
+    ui.tap("Yes, start fresh", hasty=True)  # a double tap: the confirmation takes no tap yet
     assert db.read_bytes() == before and kept_files(db) == []
     ui.tap("Cancel")
     assert ui.find("The game database cannot be used")
