@@ -25,6 +25,11 @@ scoring phase) card scans go into the deck of the player being scored.
 What the table has scanned but not yet turned into an action (a refill half done, the
 opening row, whose deck is being scored) is saved with each scan, so a power cut loses
 nothing; the game log itself only ever holds actions.
+
+Why one module of over 600 lines: the opening, the play and the scoring share the table
+on screen and its work in progress (the opening row, the refill, the deck being scored),
+which are saved together; the life every game shares is ``companion.live``, the legal
+actions ``companion.kinds.clank.legal``, the view ``companion.view``.
 """
 
 from __future__ import annotations

@@ -325,3 +325,21 @@ def test_kivy_is_imported_by_the_screens_alone_and_lazily_by_the_command_line():
     wrong = [i for i in imports() if i.there == "kivy" and i.here not in SCREENS
              and not (i.here == "companion.cli" and i.lazy)]  # fmt: skip
     assert _where(wrong) == []
+
+
+# ------------------------------------------------ one room per module
+LONG = 600  # lines: a module longer than this says at its top why it is one module
+
+
+def test_a_module_over_600_lines_says_at_its_top_why_it_is_one():
+    unsaid = []
+    for path in sorted((ROOT / "companion").rglob("*.py")) + sorted(
+        (ROOT / "hardware").rglob("*.py")
+    ):
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") <= LONG:
+            continue
+        doc = ast.get_docstring(ast.parse(text)) or ""
+        if "Why one module" not in doc:
+            unsaid.append(f"{path.relative_to(ROOT)}: {text.count(chr(10))} lines")
+    assert unsaid == [], unsaid

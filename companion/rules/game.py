@@ -4,6 +4,11 @@ When the rules need cubes drawn from the dragon bag they build a DrawRequest and
 it to the ``chance`` function they were given (the fair draw, or a test's choice);
 they never pick cubes themselves. Every accepted action is pushed on an undo stack
 with the state before it; a rejected action raises RuleError and changes nothing.
+
+Why one module of over 600 lines: it is the one state machine of a game of Clank!; each
+action's handler keeps the invariants of the state the others rely on (the bag and the
+Clank! area, the rage, the countdown, undo). The set-up, the state, the odds and the
+scores are modules of their own.
 """
 
 from __future__ import annotations

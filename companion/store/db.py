@@ -25,6 +25,10 @@ What is refused, and how nothing is changed meanwhile:
 - the check that a database is new and the making of its schema happen in one
   ``BEGIN IMMEDIATE`` transaction: of two programs making the same new database at
   once, one makes it and the other finds it made.
+
+Why one module of over 600 lines: durability, migrations and refusals are one promise
+about one SQLite file (commit before show, nothing lost at a power cut), kept in one
+place; the log, the seal, the locks, the copies and the tags are modules of their own.
 """
 
 from __future__ import annotations

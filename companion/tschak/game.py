@@ -13,6 +13,11 @@ nothing. The actions are those of TABLE_SCRIPT.md ("Tschak!"):
 Seats: the players in the order given, clockwise; with three players one "On the way"
 board takes the fourth seat, with two players the boards sit between them (P1, board 1,
 P2, board 2). After each tower every seat passes its hand to the left, the next seat.
+
+Why one module of over 600 lines: it is the one state machine of a Tschak! game; each
+action's handler keeps the invariants of the state the others rely on (the towers, the
+floors, the hands passed on, undo). Strength and ties are in ``resolve``, the scores in
+``scoring``, the cards in ``cards``.
 """
 
 from __future__ import annotations

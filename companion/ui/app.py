@@ -4,6 +4,11 @@ Reader and button threads never touch widgets: each scan or press is handed to t
 loop with ``Clock.schedule_once``, and the controller runs there. Which screen shows
 follows the controller's phase (new game, opening, table, scoring); audit, tags and
 settings are visited from the menu and lead back to it.
+
+Why one module of over 600 lines: it is the shell every game shares (its screens by
+name, the reader and the panel, the trouble screen, the languages and the settings, how
+the app starts and ends in the kiosk); what one game's table asks and offers is its desk
+(``companion.ui.desk``), and each screen is a module of its own.
 """
 
 from __future__ import annotations

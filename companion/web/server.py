@@ -23,6 +23,11 @@ and every two seconds in any case) and pushes a change to every open stream at o
 that it reaches the phones within a few hundred milliseconds. It looks at the token's
 file and (``serve``) at the settings file too: a new token writes the join link again,
 and a new language of the table is the page's from then on.
+
+Why one module of over 600 lines: the routes, the token's check, the event streams and
+the watching of the database, the token and the settings share one running server and
+its state; what they read and say is in ``view``, ``words``, ``proof``, ``reader`` and
+``access`` beside it.
 """
 
 from __future__ import annotations

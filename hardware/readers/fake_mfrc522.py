@@ -31,6 +31,10 @@ MIFARE authentication), the IRQ pin, the RST pin, power-down.
 into ``sys.modules`` so the real package's MFRC522 class runs against fake chips.
 ``FakeMfrc522Device`` needs no package at all: the driver over a small stand-in for the
 package's register calls, for the desktop.
+
+Why one module of over 600 lines: it is one emulated chip (its registers, its FIFO, its
+interrupts, its CRC coprocessor and the tags in its field answer one another on every
+SPI transfer); a part alone would emulate nothing.
 """
 
 from __future__ import annotations
