@@ -1,0 +1,1370 @@
+"""A monkey at the table: the real app, driven by random events, its invariants checked
+after each one.
+
+The app is the real ``CompanionApp`` over a database of its own, on Kivy's window without
+its main loop (``companion.ui.harness.Harness``). A seeded ``random.Random`` picks each
+event: a tap on a visible, enabled button or touchable widget of the screen or of the
+pop-up on top, after a glance (a few frames); a hasty tap where a target was a moment ago,
+with no frame between (during an animation or a change of screen); a double tap, the two
+taps 30-300 ms apart; a scan of a tagged component (the reader's way in: ``on_scan`` on
+the main loop); Undo and End turn (on the screen or the panel's buttons, once or twice);
+a pause; typing; Settings behind the admin PIN; a power cut (the app built again over the
+same database). On the new-game screen it starts games of every kind through the screen
+itself: Clank!, Clank! Catacombs (2 to 6 players) and Tschak! (2 to 4), in English,
+Russian, Ukrainian and Spanish. Now and then a monster hurts a player (a ``damage``
+action), and after a while the table moves on: the game played to its end (its scoring),
+given up, or closed.
+
+After every event it checks:
+
+- **turn**: the turn moves only by an End turn of that turn (the button, the panel's
+  button, the question it asked, or the last card of the refill it opened), by exactly
+  one player; Undo takes back at most one turn;
+- **double tap**: a double tap commits at most one action, and when its first tap
+  changed the table or the screen, its second changes nothing of the game;
+- **stale screen**: the screen shows the texts and buttons that the same screen, built
+  afresh and drawn from the same state, shows;
+- **traceback**: nothing raised, and nothing was logged as an error;
+- **off screen**: no visible widget or drawn text sticks out of the 800x480 window (a
+  scrolling list's contents are clipped by it).
+
+Everything runs on a clock of its own (Kivy's clock advanced frame by frame, the touches
+stamped with it) and the dragon's server seeds come from the monkey's seed: the same seed
+plays the same events on any machine. ``./dev monkey EVENTS SEED`` runs it; a violation
+is printed with the seed and step that replay it (``./dev monkey 1 SEED --from STEP``
+plays the same events up to it and tells the events from there on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import random
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Kivy and gpiozero headless, before anything imports them (as tests/conftest.py does)
+if __name__ == "__main__":
+    logging.getLogger().addHandler(logging.NullHandler())  # Kivy's notices: not told
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+if "KIVY_HOME" not in os.environ:
+    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="kivy-home-")
+os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+os.environ.setdefault("KIVY_WINDOW", "sdl2")
+
+from kivy.config import Config as KivyConfig  # noqa: E402
+
+KivyConfig.set("graphics", "width", "800")
+KivyConfig.set("graphics", "height", "480")
+
+from kivy.base import EventLoop  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.behaviors import ButtonBehavior  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
+from kivy.uix.modalview import ModalView  # noqa: E402
+from kivy.uix.scrollview import ScrollView  # noqa: E402
+from kivy.uix.textinput import TextInput  # noqa: E402
+from kivy.uix.widget import Widget  # noqa: E402
+
+WIDTH, HEIGHT = 800, 480
+SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
+LANGUAGES = ("en", "ru", "uk", "es")
+EDITIONS = ("clank", "catacombs", "tschak")
+PIN = "2468"  # the admin PIN with none in the configuration (docs/playing.md)
+FPS = 60  # the frames a player sees
+WAIT_FPS = 10  # the frames of a pause (the clock runs the same; fewer frames are drawn)
+
+# the violations, by kind
+TURN = "turn"
+DOUBLE = "double tap"
+DOUBLE_PRESS = "double press"
+STALE = "stale screen"
+TRACEBACK = "traceback"
+OFF_SCREEN = "off screen"
+KINDS = (TURN, DOUBLE, DOUBLE_PRESS, STALE, TRACEBACK, OFF_SCREEN)
+
+# how often each event comes (the new-game screen and a long game add their own)
+WEIGHTS = {
+    "tap": 40,
+    "hasty": 10,
+    "double": 12,
+    "scan": 16,
+    "undo": 4,
+    "end_turn": 6,
+    "press": 3,
+    "double_press": 1,
+    "wait": 7,
+    "point": 2,
+    "type": 1,
+    "settings": 0.7,
+    "restart": 0.5,
+    "hurt": 1.5,
+}
+PANEL = ["end_turn", "end_turn", "undo"]
+WORDS = ["owl", "seven red owls", "pizza", "ß ü", "дракон", "", "x" * 40]
+
+
+@dataclass(frozen=True)
+class Violation:
+    seed: int
+    step: int
+    kind: str
+    what: str
+    detail: str = ""  # a traceback
+    sign: str = ""  # what it is, in any language: the same finding has the same sign
+    again: bool = False  # the same as at the step before (a screen still stale)
+
+    def __str__(self) -> str:
+        text = f"seed {self.seed} step {self.step}: {self.kind}: {self.what}"
+        if self.detail:
+            text += "\n" + "\n".join("    " + line for line in self.detail.rstrip().splitlines())
+        return text
+
+    @property
+    def replay(self) -> str:
+        return f"./dev monkey 1 {self.seed} --from {self.step}"
+
+
+@dataclass
+class Report:
+    seed: int
+    events: int = 0
+    violations: list[Violation] = field(default_factory=list)
+    played: Counter[str] = field(default_factory=Counter)  # event kinds
+    screens: Counter[str] = field(default_factory=Counter)  # screens after each event
+    games: Counter[str] = field(default_factory=Counter)  # "clank 4 ru"
+    log: list[str] = field(default_factory=list)  # each event, as told
+    seconds: float = 0.0
+
+    def of(self, kind: str) -> list[Violation]:
+        return [v for v in self.violations if v.kind == kind]
+
+    def summary(self) -> str:
+        lines = [
+            f"{self.events} events run (seed {self.seed}) in {self.seconds:.0f} s: "
+            f"{len(self.violations)} violations"
+        ]
+        for kind in KINDS:
+            found = self.of(kind)
+            if found:
+                lines.append(f"  {kind}: {len(found)} (first at step {found[0].step})")
+        signs = Counter(v.sign for v in self.violations)
+        for sign, n in signs.most_common():
+            first = next(v for v in self.violations if v.sign == sign)
+            again = sum(1 for v in self.violations if v.sign == sign and v.again)
+            still = f", {again} of them still stale from the step before" if again else ""
+            lines.append(f"    {sign}: {n} (first at step {first.step}{still}: {first.replay})")
+        lines.append(
+            "  games started: " + ", ".join(f"{k} x{n}" for k, n in sorted(self.games.items()))
+        )
+        lines.append("  screens: " + ", ".join(f"{k} {n}" for k, n in self.screens.most_common()))
+        lines.append("  events: " + ", ".join(f"{k} {n}" for k, n in self.played.most_common()))
+        return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ the clock
+class VirtualClock:
+    """Kivy's clock on a time of its own: each frame advances it by 1/fps, whatever the
+    machine's speed, and nothing else does. Once left, the clock runs on real time again
+    from where it stood (it never goes back)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def time(self) -> float:
+        return self.now
+
+    def usleep(self, microseconds: float) -> None:
+        fps = Clock._max_fps or FPS
+        self.now = max(self.now + microseconds / 1e6, Clock._last_tick + 1 / fps)
+
+    def __enter__(self) -> VirtualClock:
+        self.now = Clock.get_time()
+        self.fps = Clock._max_fps
+        Clock.time = self.time
+        Clock.usleep = self.usleep
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        offset = self.now - time.perf_counter()
+        Clock.time = lambda: time.perf_counter() + offset
+        del Clock.usleep  # the clock's own sleep again
+        Clock._max_fps = self.fps
+
+
+class Touch(UnitTestTouch):
+    """A finger, stamped with the clock's time (a real touch carries the moment it came
+    down: the double-tap rule reads it)."""
+
+    def __init__(self, x: float, y: float) -> None:
+        super().__init__(x, y)
+        self.time_start = self.time_update = Clock.get_time()
+
+    def update_time_end(self) -> None:
+        self.time_end = Clock.get_time()
+
+
+def frame(*, draw: bool = True) -> None:
+    """One frame of Kivy's loop (``EventLoop.idle``): the clock, the input, the layout,
+    and (``draw``) the window drawn if anything changed."""
+    from kivy.lang import Builder
+
+    Clock.tick()
+    EventLoop.dispatch_input()
+    Builder.sync()
+    Clock.tick_draw()
+    Builder.sync()
+    window = EventLoop.window
+    if draw and window is not None and window.canvas.needs_redraw:
+        window.dispatch("on_draw")
+        window.dispatch("on_flip")
+
+
+# ------------------------------------------------------------------ widgets
+def ancestors(w: Widget) -> Iterator[Widget]:
+    node = w.parent
+    while isinstance(node, Widget):
+        yield node
+        node = node.parent
+
+
+def shown(w: Widget, within: Widget | None = None) -> bool:
+    """Visible: it and every ancestor (up to ``within``) not transparent."""
+    node: Any = w
+    while isinstance(node, Widget) and node is not within:
+        if node.opacity <= 0.01:
+            return False
+        node = node.parent
+    return True
+
+
+def on_window(w: Widget) -> bool:
+    return w.get_root_window() is not None
+
+
+def box(w: Widget) -> tuple[float, float, float, float]:
+    x, y = w.to_window(w.x, w.y)
+    return x, y, w.width, w.height
+
+
+def scroller(w: Widget) -> ScrollView | None:
+    return next((a for a in ancestors(w) if isinstance(a, ScrollView)), None)
+
+
+def in_view(w: Widget) -> bool:
+    """Its middle is inside the window and inside the scrolling list that holds it."""
+    x, y = w.to_window(*w.center)
+    if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
+        return False
+    sv = scroller(w)
+    if sv is None:
+        return True
+    sx, sy, sw, sh = box(sv)
+    return sx <= x <= sx + sw and sy <= y <= sy + sh
+
+
+def touchable(w: Widget) -> bool:
+    return isinstance(w, ButtonBehavior | TextInput)
+
+
+def words_of(w: Widget) -> str:
+    text = getattr(w, "text", "")
+    text = text if isinstance(text, str) else ""
+    text = " ".join(text.split())
+    return text[:40] + ("..." if len(text) > 40 else "")
+
+
+def name_of(w: Widget) -> str:
+    text = words_of(w)
+    return f"{type(w).__name__} {text!r}" if text else type(w).__name__
+
+
+def drawn_texts(w: Widget) -> list[Any]:
+    found = getattr(w, "drawn_texts", None)
+    return list(found()) if callable(found) else []
+
+
+def walk(root: Widget) -> Iterator[Widget]:
+    stack = [root]
+    while stack:
+        w = stack.pop()
+        yield w
+        stack.extend(w.children)
+
+
+def seen(screen: Widget) -> list[tuple[str, str, bool]]:
+    """What a screen shows: every text (a Label's, a field's), every button with whether
+    it takes a press, and what each drawn widget draws its texts from; sorted."""
+    out = []
+    for w in walk(screen):
+        if not shown(w, screen.parent):
+            continue
+        pressable = isinstance(w, ButtonBehavior) and not w.disabled
+        if isinstance(w, Label | TextInput):
+            out.append((type(w).__name__, w.text, pressable))
+        elif isinstance(w, ButtonBehavior):
+            out.append((type(w).__name__, "", pressable))
+        for name in getattr(w, "drawn_from", ()):
+            out.append((type(w).__name__, f"{name}={_plain(getattr(w, name))}", False))
+    return sorted(out)
+
+
+def _plain(value: Any) -> str:
+    """A property's value as text, its numbers rounded (colours computed two ways)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value:.3f}"  # 0 and 0.0 alike (a property keeps the type it was first given)
+    if isinstance(value, list | tuple):
+        return "(" + ", ".join(_plain(v) for v in value) + ")"
+    return str(value)
+
+
+def quiet(root: Widget) -> None:
+    """A screen built only to be read: what it waits to do at the next frame (its
+    textures, its layout, its drawing) is cancelled."""
+    from kivy._clock import ClockEvent
+
+    for w in walk(root):
+        for value in vars(w).values():
+            if isinstance(value, ClockEvent):
+                value.cancel()
+
+
+# ------------------------------------------------------------------ the table
+@dataclass(frozen=True)
+class Aim:
+    """Where a finger goes, what it meant, and the turn it saw."""
+
+    x: float
+    y: float
+    what: str
+    intent: str = ""  # "end_turn", "undo" or ""
+    turn: int | None = None
+    widget: Any = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Table:
+    """The game as the checks compare it before and after an event."""
+
+    kind: str  # "clank", "tschak" or "" (no game)
+    game: int | None
+    phase: str
+    turn: tuple[int, str] | None  # (number, active player)
+    refill: bool  # a refill is open (End turn was pressed for this turn)
+    work: str  # the work in progress as saved
+    actions: int  # committed actions in the whole database
+    players: tuple[tuple[str, str], ...] = ()  # (name, status) in seat order
+
+    def game_state(self) -> tuple[Any, ...]:
+        return (self.kind, self.game, self.phase, self.turn, self.refill, self.work, self.actions)
+
+
+class Monkey:
+    """The monkey and its checks over one seed (see the module). ``weights``: how often
+    each event comes (see WEIGHTS); ``editions`` and ``languages``: the games it starts;
+    ``setup``: called with the app each time it is built (the tests break it there on
+    purpose); ``prepare``: called once with the harness before the first event (a game
+    set out); ``tell``: each event and violation as it comes; ``quiet_before``: the
+    violations of the steps before it are not told (a replay); ``move_on``: it starts
+    games on the new-game screen and gives up long ones."""
+
+    def __init__(
+        self,
+        seed: int,
+        folder: Path,
+        *,
+        weights: dict[str, float] | None = None,
+        editions: tuple[str, ...] = EDITIONS,
+        languages: tuple[str, ...] = LANGUAGES,
+        setup: Callable[[Any], None] | None = None,
+        prepare: Callable[[Any], None] | None = None,
+        tell: Callable[[str], None] | None = None,
+        quiet_before: int = 0,
+        move_on: bool = True,
+    ) -> None:
+        self.seed = seed
+        self.folder = Path(folder)
+        self.rng = random.Random(seed)
+        self.weights = {**WEIGHTS, **(weights or {})}
+        self.editions = editions
+        self.languages = languages
+        self.setup = setup
+        self.prepare = prepare
+        self.tell = tell
+        self.quiet_before = quiet_before  # violations before this step are not reported
+        self.move_on = move_on  # new games started on the new-game screen, long ones ended
+        self.db = self.folder / "games.db"
+        self.config_path = self.folder / "config.toml"
+        self.report = Report(seed)
+        self.pin = PIN
+        self.aims: list[Aim] = []  # what the last glance saw
+        self.asked: dict[int, Aim] = {}  # a question open -> the tap that asked it
+        self.game_events = 0  # events since the game on the table started
+        self.game_length = self.rng.randint(60, 400)  # events until the table may move on
+        self.restart_due = False
+        self.errors: list[logging.LogRecord] = []
+        self.harness: Any = None
+        self.step = 0
+        self.kind = ""  # the event under way
+        self.target = ""  # the class of the widget it tapped
+        self.pair: tuple[tuple[Table, Any], tuple[Table, Any]] | None = None  # a double one
+        self.stickers: dict[str, list[str]] = {}  # the monkey's stickers, by box
+        self.cards: dict[tuple[str, str], str] = {}  # (box, card) -> its sticker
+        self._window_due: str | None = None  # an event whose window is checked when drawn
+        self._checked: tuple[Any, ...] | None = None  # the last screen found fresh
+        self._stale: tuple[int, Any] | None = None  # the last screen found stale, and when
+
+    # ------------------------------------------------------------------ running
+    def run(self, events: int) -> Report:
+        started = time.perf_counter()
+        with self._world():
+            self._open()
+            if self.prepare is not None:
+                self.prepare(self.harness)
+                self.frames(3)
+            try:
+                for self.step in range(events):
+                    self._event()
+                    self.report.events += 1
+                self.frames(1)  # the last event's screen, drawn and checked
+            finally:
+                self._close()
+        self.report.seconds = time.perf_counter() - started
+        return self.report
+
+    @contextlib.contextmanager
+    def _world(self) -> Iterator[None]:
+        """The environment of a run: its own files, clock, seeds and error log."""
+        import companion.session
+        from companion.config import AppConfig, Config, save_config
+
+        saved_env = {k: os.environ.get(k) for k in ENVIRONMENT}
+        os.environ.update(
+            CLANK_CONFIG=str(self.config_path),
+            CLANK_DB=str(self.db),
+            CLANK_WEB_URL_FILE=str(self.folder / "join-url"),
+        )
+        for name in ("CLANK_CATALOG_DIR", "CLANK_READER"):
+            os.environ.pop(name, None)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        language = self.rng.choice(self.languages)
+        config = Config(app=AppConfig(database=str(self.db), language=language))
+        save_config(config, self.config_path)
+        seeds = random.Random(f"server seeds {self.seed}")
+        real_seed = companion.session.new_server_seed
+        companion.session.new_server_seed = lambda: seeds.randbytes(32).hex()
+        catcher = ErrorCatcher(self.errors)
+        root = logging.getLogger()
+        root.addHandler(catcher)
+        try:
+            with VirtualClock():
+                yield
+        finally:
+            root.removeHandler(catcher)
+            companion.session.new_server_seed = real_seed
+            for k, v in saved_env.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+    def _open(self) -> None:
+        """The app, built over the database as ``clank-companion app`` starts it (its
+        hardware aside: the monkey is the reader and the panel)."""
+        from companion.config import load_config
+        from companion.pin import Lockout
+        from companion.ui.harness import Harness
+
+        self.harness = Harness(self.db, load_config(self.config_path))
+        app = self.harness.app
+        # the PIN pad's lock-out on the monkey's clock
+        app.pin_lockout = Lockout.beside(self.db, clock=Clock.get_time)
+        # Quit (Settings) ends the app: the kiosk's service starts it again
+        app.stop = app.quit_companion = self._quit
+        if not self._stickers():
+            self._enroll()
+        if self.setup is not None:
+            self.setup(app)
+        self.aims = []
+        self.asked = {}
+
+    def _close(self) -> None:
+        if self.harness is not None:
+            for w in list(self.harness.window.children):
+                if isinstance(w, ModalView):
+                    w.dismiss(animation=False)
+            self.harness.close()
+            self.harness = None
+
+    def _restart(self) -> None:
+        self._close()
+        self._open()
+
+    def _quit(self, *args: Any) -> None:
+        self.restart_due = True
+
+    def _enroll(self) -> None:
+        """A sticker on every component of every box, badges too."""
+        registry = self.app.controller.registry
+        n = 0
+        with self.harness.store.db.atomic():
+            for found in all_components().values():
+                for c in found:
+                    n += 1
+                    registry.bind(f"04A1{n:010X}", c)
+        self._stickers()
+
+    @property
+    def app(self) -> Any:
+        return self.harness.app
+
+    # ------------------------------------------------------------------ one event
+    def _event(self) -> None:
+        try:
+            before = self.table()
+            kind = self.kind = self._choose()
+        except Exception:  # noqa: BLE001 - a fault of the app: told, and the app restarted
+            self._violation(TRACEBACK, "reading the table raised", traceback.format_exc(), fault())
+            self._restart_after_fault()
+            return
+        self.target = ""
+        self.pair = None
+        try:
+            note, intent = self._act(kind)
+            # the window is checked as it is drawn next: a hasty event leaves the layout of
+            # what it changed to the next frame (no one sees the window before it)
+            self._window_due = note
+            self.frames(self.rng.choice([0, 0, 1, 2]))
+        except Missing as e:  # the monkey's own way was not there: no fault of the app
+            note, intent = f"{kind}: {e}", None
+        except Exception:  # noqa: BLE001 - a fault of the app: told, and the app restarted
+            self._violation(TRACEBACK, f"{kind} raised", traceback.format_exc(), fault())
+            self._restart_after_fault()
+            return
+        self.report.played[kind] += 1
+        self.report.log.append(note)
+        if self.tell is not None and self.step >= self.quiet_before:
+            self.tell(f"step {self.step}: {note}")
+        try:
+            self._remember_questions(intent)
+            self._check(note, before, intent)
+        except Exception:  # noqa: BLE001
+            self._violation(TRACEBACK, f"{note}: checking raised", traceback.format_exc(), fault())
+            self._restart_after_fault()
+            return
+        if self.restart_due:
+            self.restart_due = False
+            self._restart()
+
+    def _act(self, kind: str) -> tuple[str, Aim | None]:
+        """Play one event of ``kind``: what it was, and what its tap or press meant."""
+        if kind == "new_game":
+            return self._new_game(), None
+        if kind == "end_game":
+            return self._end_game(), None
+        if kind == "settings":
+            return self._settings(), None
+        if kind == "restart":
+            self._restart()
+            return "power cut: the app built again", None
+        if kind == "wait":
+            seconds = self.rng.choice([0.3, 0.7, 1.0, 2.0, 4.0])
+            self.advance(seconds)
+            return f"wait {seconds} s", None
+        if kind == "scan":
+            return self._scan(), None
+        if kind == "hurt":
+            return self._hurt(), None
+        if kind == "type":
+            return self._type(), None
+        if kind == "point":
+            x, y = self.rng.uniform(0, WIDTH - 1), self.rng.uniform(0, HEIGHT - 1)
+            self.glance()
+            self.touch(x, y)
+            return f"tap at ({x:.0f}, {y:.0f})", None
+        if kind == "hasty":
+            if not self.aims:
+                self.glance()
+            if not self.aims:
+                return "hasty: nothing to tap", None
+            aim = self.rng.choice(self.aims)
+            self.touch(aim.x, aim.y, aim.what)
+            return f"hasty tap on {aim.what}", aim
+        if kind in ("press", "double_press"):
+            # the panel's buttons: Undo is held (0.5 s) before it acts, so only End turn
+            # is pressed twice in a moment (beyond its 50 ms of bounce)
+            button = "end_turn" if kind == "double_press" else self.rng.choice(PANEL)
+            return self._press(button, twice=kind == "double_press")
+        aim = self._aim(kind)  # tap, double, undo, end_turn
+        if aim is None:
+            if kind in ("undo", "end_turn"):  # not on the screen: the panel's button
+                return self._press(kind, twice=False)
+            return f"{kind}: nothing to tap", None
+        if kind != "double":
+            self.touch(aim.x, aim.y, aim.what)
+            return f"tap on {aim.what}", aim
+        zero = (self.table(), self.ui_state())
+        self.touch(aim.x, aim.y, aim.what)
+        one = (self.table(), self.ui_state())
+        gap = self.rng.uniform(0.03, 0.3)
+        self.advance(gap)
+        self.touch(aim.x, aim.y, aim.what)
+        self.pair = (zero, one)
+        return f"double tap on {aim.what}, {gap * 1000:.0f} ms apart", aim
+
+    def _restart_after_fault(self) -> None:
+        try:
+            self._restart()
+        except Exception:  # noqa: BLE001
+            text = traceback.format_exc()
+            self._violation(TRACEBACK, "the app could not be built again", text, fault())
+            raise
+
+    def _choose(self) -> str:
+        screen = self.app.screens.current
+        popup = self.popups()
+        table = self.table()
+        if table.game is not None and table.kind:
+            self.game_events += 1
+        if self.move_on and screen == "newgame" and not popup and self.rng.random() < 0.5:
+            return "new_game"
+        long = self.game_events > self.game_length
+        if self.move_on and long and table.kind and self.rng.random() < 0.2:
+            return "end_game"
+        kinds = list(self.weights)
+        return self.rng.choices(kinds, [self.weights[k] for k in kinds])[0]
+
+    # ------------------------------------------------------------------ the finger
+    def frames(self, n: int) -> None:
+        """``n`` frames; the window drawn in the last one (the clock, the layout and the
+        textures run in each: drawing every frame only costs time)."""
+        for i in range(n):
+            frame(draw=i == n - 1)
+        if n:
+            self._drawn()
+
+    def _drawn(self) -> None:
+        """The window was drawn: what it shows is checked if an event changed it."""
+        if self._window_due is not None:
+            note, self._window_due = self._window_due, None
+            self._check_window(self.step, note)
+
+    def advance(self, seconds: float) -> None:
+        """The clock moves on ``seconds`` (a pause: fewer frames, the same time)."""
+        end = Clock.get_time() + seconds
+        fps = Clock._max_fps
+        Clock._max_fps = WAIT_FPS if seconds > 0.3 else FPS
+        try:
+            while Clock.get_time() < end - 1e-6:
+                frame(draw=Clock.get_time() + 1 / Clock._max_fps >= end - 1e-6)
+        finally:
+            Clock._max_fps = fps
+        self._drawn()
+
+    def touch(self, x: float, y: float, what: str = "") -> None:
+        self.target = what.split(" ")[0] if what else "a spot"
+        finger = Touch(x, y)
+        finger.touch_down()
+        finger.touch_up()
+
+    def glance(self) -> None:
+        """A player looks before tapping: a few frames, and what can be tapped then."""
+        self.frames(self.rng.randint(1, 4))
+        self.aims = self.targets()
+
+    def targets(self) -> list[Aim]:
+        """Every visible, enabled touchable widget of the pop-up on top, else of the screen
+        (and sometimes the screen under a pop-up)."""
+        layers = [w for w in self.harness.window.children if on_window(w)]  # the top first
+        top = layers[:1]
+        if len(layers) > 1 and self.rng.random() < 0.15:
+            top = layers[1:]
+        found = []
+        for layer in top:
+            for w in walk(layer):
+                if not touchable(w) or w.disabled or w.width < 1 or w.height < 1:
+                    continue
+                if not shown(w) or (not in_view(w) and scroller(w) is None):
+                    continue
+                found.append(w)
+        return [self._aim_at(w) for w in found]
+
+    def _aim_at(self, w: Widget) -> Aim:
+        x, y = w.to_window(*w.center)
+        intent, turn = self._intent(w)
+        return Aim(x, y, name_of(w), intent, turn, w)
+
+    def _aim(self, kind: str) -> Aim | None:
+        self.glance()
+        if not self.aims:
+            return None
+        wanted = [a for a in self.aims if a.intent == kind] if kind in ("undo", "end_turn") else []
+        if kind in ("undo", "end_turn") and not wanted:
+            return None
+        aim = self.rng.choice(wanted or self.aims)
+        # a target of a scrolling list outside its view: the finger scrolls to it first
+        widget = aim.widget
+        sv = scroller(widget) if widget is not None else None
+        if sv is not None and not in_view(widget):
+            sv.scroll_to(widget, padding=10, animate=False)
+            self.frames(3)
+            aim = self._aim_at(widget)
+        return aim
+
+    def _intent(self, w: Widget) -> tuple[str, int | None]:
+        """What a tap on ``w`` means to the table: End turn (of the turn on screen), Undo,
+        or the answer to a question asked by one of them."""
+        from companion.i18n import _
+
+        turn = self._turn_number()
+        for a in ancestors(w):
+            asked = self.asked.get(id(a))
+            if asked is not None:
+                return asked.intent, asked.turn
+        screen = self.app.screens.current_screen
+        if screen.name != "table" or screen not in ancestors(w):
+            return "", turn
+        text = getattr(w, "text", "")
+        if text and text == getattr(screen, "end_turn_text", None):
+            return "end_turn", turn
+        if text == _("Undo"):
+            return "undo", turn
+        return "", turn
+
+    def _remember_questions(self, intent: Aim | None) -> None:
+        """A question (Confirm) that an event opened answers for that event's tap."""
+        from companion.ui.screens.popups import Confirm
+
+        open_now = {id(w): w for w in self.harness.window.children if isinstance(w, Confirm)}
+        self.asked = {k: v for k, v in self.asked.items() if k in open_now}
+        for key in open_now:
+            if key not in self.asked:
+                self.asked[key] = intent or Aim(0, 0, "")
+
+    def _press(self, button: str, *, twice: bool) -> tuple[str, Aim]:
+        """A panel button (pressed twice: ``twice``), handed over to the main loop as the
+        panel hands its presses over."""
+        app = self.app
+        work = app.end_turn if button == "end_turn" else app.undo
+        intent = Aim(0, 0, f"panel {button}", button, self._turn_number())
+        self.target = f"panel {button}"
+        zero = (self.table(), self.ui_state())
+        Clock.schedule_once(lambda dt: work())
+        self.frames(1)
+        if not twice:
+            return f"panel {button}", intent
+        one = (self.table(), self.ui_state())
+        gap = self.rng.uniform(0.06, 0.3)
+        self.advance(gap)
+        Clock.schedule_once(lambda dt: work())
+        self.frames(1)
+        self.pair = (zero, one)
+        return f"panel {button} pressed twice, {gap * 1000:.0f} ms apart", intent
+
+    # ------------------------------------------------------------------ scans
+    def _scan(self) -> str:
+        """A component laid on the reader (handed over to the main loop as the reader
+        worker does): mostly of the box on the table, now and then another box's, or a tag
+        nobody bound."""
+        table = self.table()
+        edition = self._edition()
+        stickers = self.stickers or self._stickers()
+        roll = self.rng.random()
+        if roll < 0.04:
+            uid = f"04EE{self.rng.randrange(16**10):010X}"
+            what = "an unknown tag"
+        else:
+            box = edition if roll < 0.95 else self.rng.choice(list(stickers))
+            if not table.kind and self.rng.random() < 0.5:
+                box = "badge"  # a player's badge seats them on the new-game screen
+            uid = self.rng.choice(stickers[box])
+            component = self.app.controller.registry.lookup(uid)
+            row = self._row()
+            if table.kind == "clank" and row and box == edition and self.rng.random() < 0.3:
+                uid = self._uid_of(row, box) or uid  # a card of the row, taken
+                component = self.app.controller.registry.lookup(uid)
+            what = str(component)
+        Clock.schedule_once(lambda dt: self.app.on_scan(uid))
+        self.frames(1)
+        return f"scan {what}"
+
+    def _stickers(self) -> dict[str, list[str]]:
+        """The monkey's stickers, by box (after a restart: read back from the registry)."""
+        out: dict[str, list[str]] = {}
+        self.cards = {}
+        for b in self.app.controller.registry.bindings():
+            if b.uid.startswith("04A1"):
+                box = b.component.edition or "badge"
+                out.setdefault(box, []).append(b.uid)
+                if b.component.kind == "card":
+                    self.cards.setdefault((box, b.component.name), b.uid)
+        self.stickers = out
+        return out
+
+    def _uid_of(self, names: list[str], box: str) -> str | None:
+        """The sticker of one of these cards."""
+        return self.cards.get((box, self.rng.choice(names)))
+
+    def _row(self) -> list[str]:
+        snap = self.app.controller.snapshot()
+        return list(snap["row"]) if snap and not self.app.own() else []
+
+    def _edition(self) -> str:
+        own = self.app.own()
+        if own is not None:
+            return "tschak"
+        ctl = self.app.controller
+        if ctl.phase in ("none", "abandoned"):
+            screen = (
+                self.app.screens.get_screen("newgame")
+                if self.app.screens.has_screen("newgame")
+                else None
+            )
+            return getattr(screen, "edition", "clank") if screen is not None else "clank"
+        return str(ctl.edition)
+
+    # ------------------------------------------------------------------ macros
+    def _new_game(self) -> str:
+        """A new game through the new-game screen: its language, its box, its players
+        tapped in seat order, Start game (Tschak!: then Start the game, with its set-up as
+        it stands)."""
+        from companion.i18n import _, current_language, pgettext
+        from companion.ui.screens.kit import LANGUAGE_NAMES
+
+        language = self.rng.choice(self.languages)
+        edition = self.rng.choice(self.editions)
+        most = 4 if edition == "tschak" else 6
+        players = self.rng.sample(SEATS, self.rng.randint(2, most))
+        screen = self.app.screens.get_screen("newgame")
+        if language != current_language():
+            self.tap_text(screen.language_text)
+            self.tap_text(LANGUAGE_NAMES[language])
+            screen = self.app.screens.get_screen("newgame")
+        names = {"clank": "Clank!", "catacombs": "Clank! Catacombs", "tschak": "Tschak!"}
+        self.tap_text(pgettext("edition", names[edition]))
+        if screen.seats:
+            self.tap_text(_("Clear seats"))
+        for colour in players:
+            button = next(b for b in screen.ids.colours.children if b.colour_name == colour)
+            self.tap(button)
+        self.tap_text(_("Start game"))
+        if edition == "tschak" and self.app.screens.current == "tschak_setup":
+            self.tap_text(_("Start the game"))
+        self.report.games[f"{edition} {len(players)} {language}"] += 1
+        self.game_events = 0
+        self.game_length = self.rng.randint(60, 400)
+        return f"new game: {edition}, {', '.join(players)}, {language}"
+
+    def _end_game(self) -> str:
+        """The table moves on: a Clank! game played to its end (the dungeon knocks everyone
+        out: the scoring follows) or given up (Settings: Abandon, confirmed); a scored one
+        closed; a Tschak! set-up left."""
+        own = self.app.own()
+        ctl = own[1] if own is not None else self.app.controller
+        game = ctl.game_id
+        self.close_popups()
+        if ctl.table is None:
+            if getattr(ctl, "pending", None) is not None:
+                ctl.cancel_setup()
+            what = "the set-up left"
+        elif ctl.phase in ("scoring", "over"):
+            ctl.close_game()
+            what = "closed"
+        elif own is None and ctl.phase == "playing" and self.rng.random() < 0.5:
+            snap = ctl.snapshot()
+            for name, p in snap["players"].items():
+                if p["status"] == "playing":
+                    ctl.do({"do": "damage", "player": name, "n": 20})
+            what = "played to its end: everyone knocked out"
+        else:
+            abandoned = ctl.abandon()
+            if abandoned and own is None:
+                ctl.close_game()  # as Settings' Abandon does for Clank!
+            what = "given up"
+        self.app.show_screen(self.app.home_screen())
+        self.game_events = 0
+        return f"the table moves on: game {game} {what}"
+
+    def _hurt(self) -> str:
+        """A monster hits a player of the Clank! game on the table (as a table script's
+        ``damage`` line): the games reach their end, the knock-outs and the scores."""
+        ctl = self.app.controller
+        snap = ctl.snapshot() if self.app.own() is None and ctl.phase == "playing" else None
+        if not snap:
+            return "nobody to hurt"
+        inside = [name for name, p in snap["players"].items() if p["status"] == "playing"]
+        if not inside:
+            return "nobody to hurt"
+        player, n = self.rng.choice(inside), self.rng.randint(2, 5)
+        ctl.do({"do": "damage", "player": player, "n": n})
+        return f"a monster hits {player}: {n} damage"
+
+    def _settings(self) -> str:
+        """Settings, behind the admin PIN: the pad opened as its buttons open it, the PIN
+        typed."""
+        from companion.i18n import _
+
+        self.close_popups()
+        self.app.ask_pin()
+        self.frames(2)
+        for digit in self.pin:
+            self.tap_text(digit)
+        self.tap_text(_("OK"))
+        return "Settings, the admin PIN typed"
+
+    def _type(self) -> str:
+        fields = [w for w in walk(self.harness.window) if isinstance(w, TextInput) and on_window(w)]
+        fields = [w for w in fields if shown(w) and not w.disabled]
+        if not fields:
+            return "nothing to type in"
+        field_ = self.rng.choice(fields)
+        words = self.rng.choice(WORDS)
+        field_.text = words
+        return f"typed {words!r}"
+
+    def close_popups(self) -> None:
+        for w in list(self.harness.window.children):
+            if isinstance(w, ModalView):
+                w.dismiss(animation=False)
+        self.frames(2)
+
+    def tap(self, w: Widget) -> None:
+        self.frames(3)
+        sv = scroller(w)
+        if sv is not None and not in_view(w):
+            sv.scroll_to(w, padding=10, animate=False)
+            self.frames(3)
+        # a target that just changed its meaning takes taps a moment later
+        waited = 0
+        while getattr(w, "settling", False) and waited < 120:
+            self.frames(1)
+            waited += 1
+        x, y = w.to_window(*w.center)
+        self.touch(x, y)
+        self.advance(0.45)  # the next tap is another tap, not the second of a double one
+
+    def tap_text(self, text: str) -> None:
+        for layer in list(self.harness.window.children):
+            for w in walk(layer):
+                if (
+                    touchable(w)
+                    and getattr(w, "text", None) == text
+                    and shown(w)
+                    and not w.disabled
+                ):
+                    self.tap(w)
+                    return
+        raise Missing(f"no button {text!r} on the screen")
+
+    # ------------------------------------------------------------------ the state
+    def table(self) -> Table:
+        app = self.app
+        own = app.own()
+        ctl = own[1] if own is not None else app.controller
+        kind = "tschak" if own is not None else "clank"
+        actions = self.actions()
+        game = ctl.game_id
+        if ctl.table is None:
+            return Table("", None, str(ctl.phase), None, False, "", actions)
+        snap = ctl.snapshot() or {}
+        turn = snap.get("turn")
+        number = (turn["number"], turn["active"]) if isinstance(turn, dict) else None
+        players = snap.get("players") if kind == "clank" else None
+        statuses = tuple((n, p["status"]) for n, p in players.items()) if players else ()
+        work = json.dumps(self.harness.store.in_progress(game), sort_keys=True) if game else ""
+        refill = kind == "clank" and snap.get("refill") is not None
+        return Table(kind, game, str(ctl.phase), number, refill, work, actions, statuses)
+
+    def actions(self) -> int:
+        row = self.harness.store.read.execute(
+            "SELECT count(*) FROM log WHERE kind = 'action'"
+        ).fetchone()
+        return int(row[0])
+
+    def _turn_number(self) -> int | None:
+        snap = self.app.controller.snapshot() if not self.app.own() else None
+        return snap["turn"]["number"] if snap else None
+
+    def popups(self) -> list[ModalView]:
+        return [w for w in self.harness.window.children if isinstance(w, ModalView)]
+
+    def ui_state(self) -> tuple[Any, ...]:
+        return (
+            self.app.screens.current,
+            tuple(type(p).__name__ + str(id(p)) for p in self.popups()),
+        )
+
+    # ------------------------------------------------------------------ the checks
+    def _violation(
+        self,
+        kind: str,
+        what: str,
+        detail: str = "",
+        sign: str = "",
+        step: int | None = None,
+        again: bool = False,
+    ) -> None:
+        step = self.step if step is None else step
+        if step < self.quiet_before:
+            return
+        found = Violation(self.seed, step, kind, what, detail, f"{kind}: {sign}", again)
+        self.report.violations.append(found)
+        if self.tell is not None and not again:
+            self.tell(str(found))
+
+    def _check(self, note: str, before: Table, intent: Aim | None) -> None:
+        after = self.table()
+        self.report.screens[self.app.screens.current] += 1
+        self._check_turn(note, before, after, intent)
+        if self.pair is not None:
+            self._check_double(note, self.pair, after)
+        self._check_errors(note)
+        self._check_fresh(note)
+
+    def _check_turn(self, note: str, before: Table, after: Table, intent: Aim | None) -> None:
+        if before.kind != "clank" or after.kind != "clank" or before.game != after.game:
+            return
+        if before.turn is None or after.turn is None or before.turn == after.turn:
+            return
+        (n0, p0), (n1, p1) = before.turn, after.turn
+        step = n1 - n0
+        meant = intent.intent if intent is not None else ""
+        if step == 1:
+            ended_own = meant == "end_turn" and intent is not None and intent.turn == n0
+            stale = meant == "end_turn" and intent is not None and intent.turn != n0
+            if stale:
+                self._violation(
+                    TURN,
+                    f"{note}: End turn aimed at turn {intent.turn if intent else '?'} "
+                    f"ended turn {n0} ({p0}) instead",
+                    sign=f"{self.kind}: a stale End turn ended the next turn",
+                )
+            elif not ended_own and not before.refill:
+                self._violation(
+                    TURN,
+                    f"{note}: turn {n0} ({p0}) ended without End turn",
+                    sign=f"{self.kind} on {self.target}: a turn ended without End turn",
+                )
+            expected = next_player(after.players, p0)
+            if expected is not None and p1 != expected:
+                self._violation(
+                    TURN,
+                    f"{note}: after {p0}'s turn {p1} plays, not {expected}",
+                    sign=f"{self.kind}: a player skipped",
+                )
+        elif step == -1:
+            if meant != "undo":
+                self._violation(
+                    TURN,
+                    f"{note}: turn {n0} ({p0}) went back to {p1} without Undo",
+                    sign=f"{self.kind} on {self.target}: a turn taken back without Undo",
+                )
+        else:
+            self._violation(
+                TURN,
+                f"{note}: the turn moved by {step} ({n0} {p0} -> {n1} {p1})",
+                sign=f"{self.kind}: the turn moved by {step}",
+            )
+
+    def _check_double(
+        self, note: str, pair: tuple[tuple[Table, Any], tuple[Table, Any]], after: Table
+    ) -> None:
+        """A double tap (or press) is one: at most one action committed, and once the
+        first changed the table or the screen, the second changes nothing of the game."""
+        (before, ui_before), (first, ui_first) = pair
+        what = DOUBLE if self.kind == "double" else DOUBLE_PRESS
+        committed = after.actions - before.actions
+        if committed > 1:
+            self._violation(
+                what,
+                f"{note}: {committed} actions committed",
+                sign=f"{self.target}: more than one action committed",
+            )
+            return
+        changed = first.game_state() != before.game_state() or ui_first != ui_before
+        if changed and after.game_state() != first.game_state():
+            self._violation(
+                what,
+                f"{note}: the second one acted too ({describe(first, after)})",
+                sign=f"{self.target}: the second one acted too",
+            )
+
+    def _check_errors(self, note: str) -> None:
+        errors, self.errors[:] = list(self.errors), []
+        for record in errors:
+            detail = ""
+            if record.exc_info:
+                detail = "".join(traceback.format_exception(*record.exc_info))
+            self._violation(
+                TRACEBACK,
+                f"{note}: logged {record.getMessage()[:300]}",
+                detail,
+                sign=f"logged by {record.name} at {record.module}.{record.funcName}",
+            )
+
+    def _check_fresh(self, note: str) -> None:
+        """The screen shows what the same screen built afresh shows (the same state)."""
+        screen = self.app.screens.current_screen
+        live = seen(screen)
+        key = (screen.name, live, self._state_key())
+        if key == self._checked:
+            return
+        try:
+            fresh = fresh_screen(self.app, screen)
+        except Exception:  # noqa: BLE001
+            self._violation(
+                STALE,
+                f"{note}: {screen.name} cannot be built afresh",
+                traceback.format_exc(),
+                sign=f"{screen.name} cannot be built afresh: {fault()}",
+            )
+            return
+        try:
+            made = seen(fresh)
+        finally:
+            with contextlib.suppress(Exception):
+                fresh.dispatch("on_leave")
+            quiet(fresh)
+        if made == live:
+            self._checked = key
+            return
+        only_live = [t for t in live if t not in made]
+        only_fresh = [t for t in made if t not in live]
+        classes = sorted({kind for kind, _text, _pressable in only_live + only_fresh})
+        seen_now = (screen.name, only_live, only_fresh)
+        again, self._stale = self._stale == (self.step - 1, seen_now), (self.step, seen_now)
+        self._violation(
+            STALE,
+            f"{note}: {screen.name} shows {shorten(only_live)}; built afresh it shows "
+            f"{shorten(only_fresh)}",
+            sign=f"{screen.name}: {', '.join(classes)}",
+            again=again,
+        )
+
+    def _state_key(self) -> tuple[Any, ...]:
+        own = self.app.own()
+        ctl = own[1] if own is not None else self.app.controller
+        try:
+            view = ctl.view()
+        except Exception:  # noqa: BLE001 - told by the fresh screen's own build
+            view = None
+        return (view, self.table())
+
+    def _check_window(self, step: int, note: str) -> None:
+        """Nothing visible sticks out of the window (as drawn, during ``step``, after the
+        event ``note``)."""
+        out = []
+        for layer in self.harness.window.children:
+            for w in walk(layer):
+                if not shown(w) or w.width < 1 or w.height < 1:
+                    continue
+                if scroller(w) is not None:
+                    continue  # clipped by its list
+                if isinstance(w, ModalView):
+                    continue  # the pop-up's veil covers the window
+                x, y, width, height = box(w)
+                if x < -1 or y < -1 or x + width > WIDTH + 1 or y + height > HEIGHT + 1:
+                    out.append(f"{name_of(w)} at ({x:.0f}, {y:.0f}) {width:.0f}x{height:.0f}")
+                for t in drawn_texts(w):
+                    if (
+                        t.x < -1
+                        or t.y < -1
+                        or t.x + t.width > WIDTH + 1
+                        or t.y + t.height > HEIGHT + 1
+                    ):
+                        out.append(f"{type(w).__name__} text {t.text!r} at ({t.x:.0f}, {t.y:.0f})")
+        if out:
+            classes = sorted({o.split()[0] for o in out})
+            self._violation(
+                OFF_SCREEN,
+                f"{note}: " + "; ".join(out[:4]),
+                sign=f"{self.app.screens.current}: {', '.join(classes)}",
+                step=step,
+            )
+
+
+# ------------------------------------------------------------------ helpers
+ENVIRONMENT = (
+    "CLANK_CONFIG",
+    "CLANK_DB",
+    "CLANK_WEB_URL_FILE",
+    "CLANK_CATALOG_DIR",
+    "CLANK_READER",
+)
+
+
+class Missing(LookupError):
+    """A button a macro looks for is not on the screen (the screen went elsewhere)."""
+
+
+class ErrorCatcher(logging.Handler):
+    """Errors logged while the monkey runs (Kivy's too; not its search for a clipboard,
+    which this machine may lack)."""
+
+    def __init__(self, into: list[logging.LogRecord]) -> None:
+        super().__init__(logging.ERROR)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith(("Cutbuffer:", "Clipboard:")):
+            return
+        self.into.append(record)
+
+
+def all_components() -> dict[str, list[Any]]:
+    """Every component of every box (one of each), and the players' badges."""
+    from companion.store.tags import components, resolve
+    from companion.ui.screens.choices import catalog_components, distinct
+
+    out: dict[str, list[Any]] = {}
+    for edition in ("clank", "catacombs"):
+        out[edition] = catalog_components(
+            edition, cards=("starter", "reserve", "dungeon", "promo"), tokens=True
+        )
+    out["tschak"] = distinct(components("tschak", ("card",), ()))
+    out["badge"] = [resolve("badge", None, c) for c in SEATS]
+    return out
+
+
+def next_player(players: tuple[tuple[str, str], ...], active: str) -> str | None:
+    """The seat after ``active`` still playing (statuses after the turn ended)."""
+    names = [n for n, _ in players]
+    if active not in names:
+        return None
+    i = names.index(active)
+    for k in range(1, len(names) + 1):
+        name, status = players[(i + k) % len(names)]
+        if status == "playing":
+            return name
+    return None
+
+
+def fault() -> str:
+    """The exception being handled, and where it was raised (its innermost frame)."""
+    kind, error, tb = sys.exc_info()
+    if kind is None or tb is None:
+        return ""
+    frames = traceback.extract_tb(tb)
+    last = frames[-1]
+    return f"{kind.__name__} at {Path(last.filename).name}:{last.name}"
+
+
+def describe(first: Table, after: Table) -> str:
+    parts = []
+    if after.actions != first.actions:
+        parts.append(f"{after.actions - first.actions} more action committed")
+    if after.turn != first.turn:
+        parts.append(f"turn {first.turn} -> {after.turn}")
+    if after.phase != first.phase:
+        parts.append(f"phase {first.phase} -> {after.phase}")
+    if after.refill != first.refill:
+        parts.append("refill opened" if after.refill else "refill closed")
+    if after.work != first.work and not parts:
+        parts.append("the work in progress changed")
+    return "; ".join(parts) or "the game changed"
+
+
+def shorten(items: list[tuple[str, str, bool]]) -> str:
+    shown_ = [
+        f"{kind} {text!r}" + ("" if not pressable else " (pressable)")
+        for kind, text, pressable in items[:4]
+    ]
+    more = f" and {len(items) - 4} more" if len(items) > 4 else ""
+    return ("[" + ", ".join(shown_) + more + "]") if items else "nothing more"
+
+
+# the screen's own state (not the game's), copied to the screen built afresh
+LOCAL = {
+    "newgame": ("edition", "seats"),
+    "audit": ("game", "back_to", "result"),
+    "tags": ("edition", "mode", "prompt", "bulk"),
+    "settings": ("message",),
+    "report": ("game", "back_to", "shown"),  # shown: the chart chosen
+    "stats": ("back_to", "shown"),
+}
+
+
+def fresh_screen(app: Any, live: Any) -> Any:
+    """The current screen built again and drawn as the app draws it when it comes up."""
+    from companion.ui.app import screen_factory
+
+    screen = screen_factory(live.name)(name=live.name)
+
+    def local() -> None:
+        for attr in LOCAL.get(live.name, ()):
+            if hasattr(live, attr):
+                value = getattr(live, attr)
+                setattr(screen, attr, list(value) if isinstance(value, list) else value)
+
+    local()
+    screen.dispatch("on_pre_enter")
+    local()  # what coming up reset (a message), as the live screen has it
+    if hasattr(screen, "show_own"):
+        screen.show_own()
+    elif hasattr(screen, "redraw"):
+        view = app.controller.view()
+        if view.players:
+            screen.redraw(view)
+    if hasattr(screen, "show_unresumable"):
+        screen.show_unresumable()
+    return screen
+
+
+# ------------------------------------------------------------------ the command
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="./dev monkey",
+        description="Drive the real app with random taps, double taps, scans, Undo and "
+        "End turn; check the table's invariants after every event.",
+    )
+    parser.add_argument("events", nargs="?", type=int, default=1000, help="events to run (1000)")
+    parser.add_argument("seed", nargs="?", type=int, default=1, help="the random seed (1)")
+    parser.add_argument(
+        "--from",
+        dest="start",
+        type=int,
+        default=0,
+        metavar="STEP",
+        help="replay the seed's events up to STEP silently, then run EVENTS more, telling each",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="tell every event")
+    args = parser.parse_args(argv)
+    logging.getLogger().setLevel(logging.WARNING)
+    logging.getLogger().addHandler(logging.NullHandler())
+    verbose = args.verbose or args.start > 0
+    with tempfile.TemporaryDirectory(prefix="monkey-") as folder:
+        monkey = Monkey(
+            args.seed,
+            Path(folder),
+            tell=(lambda line: print(line, flush=True)) if verbose else None,
+            quiet_before=args.start,
+        )
+        report = monkey.run(args.start + args.events)
+    report.events -= args.start
+    if not verbose:
+        for v in report.violations:
+            if not v.again:  # a screen still stale as at the step before: counted, not told
+                print(v, flush=True)
+    print(report.summary())
+    if report.violations:
+        print(f"replay one: {report.violations[0].replay}")
+    return 1 if report.violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
