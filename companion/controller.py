@@ -45,6 +45,7 @@ from companion.i18n import _, localized, ngettext, player_name
 from companion.kinds import kind_of
 from companion.kinds.clank.legal import legal_actions, table_actions
 from companion.live import LiveGame, Update
+from companion.msg import EN_
 from companion.rules import DrawRequest, RuleError
 from companion.rules.odds import AttackOdds, next_attack_odds
 from companion.rules.setup import as_listed
@@ -682,8 +683,9 @@ class Controller(LiveGame):
         ok = self.do({"do": "end_turn", "revealed": revealed})
         if ok:
             self._save()
-        else:
-            self.refill = revealed  # refused: the revealed cards stay as they were
+        else:  # refused: the revealed cards stay as they were, and the screens see them
+            self.refill = revealed
+            self._tell(Update("refill", self.last))
         return ok
 
     def cancel_refill(self) -> None:
@@ -692,7 +694,16 @@ class Controller(LiveGame):
         self._tell(Update("refill", _("refill cancelled")))
 
     def _reveal(self, c: Component) -> None:
-        assert self.refill is not None
+        assert self.refill is not None and self.table is not None
+        card = self.table.game.catalog.card(c.name)
+        if card is None or not card.in_dungeon_deck:  # a starter or reserve card
+            refusal = RuleError(EN_("{card} is not a dungeon card"), during="end_turn", card=c.name)
+            self._signal("unknown_tag")
+            self._refused(refusal)
+            return
+        if self._refill_space() <= 0:  # the row is full already: End turn ends the refill
+            self._tell(Update("rejected", _("the row is full: press End turn")))
+            return
         self.refill.append(c.name)
         self._signal("scan_ok")
         if self._refill_space() <= 0:

@@ -759,7 +759,11 @@ class Monkey:
         """A panel button (pressed twice: ``twice``), handed over to the main loop as the
         panel hands its presses over."""
         app = self.app
-        work = app.end_turn if button == "end_turn" else app.undo
+        own = app.end_turn if button == "end_turn" else app.undo
+
+        def work() -> None:  # as the panel's thread hands a press over (_start_hardware)
+            app.panel_press(button, own)
+
         intent = Aim(0, 0, f"panel {button}", button, self._turn_number())
         self.target = f"panel {button}"
         zero = (self.table(), self.ui_state())

@@ -39,7 +39,7 @@ from companion.pin import Lockout
 from companion.store import GameStore, StoreError
 from companion.ui.desk import TableDesk
 from companion.ui.layouts import unload_layouts
-from companion.ui.taps import SameTap, settle
+from companion.ui.taps import SAME_TAP, SameTap, settle
 from companion.ui.widgets import AttackView, StatusBar
 
 if TYPE_CHECKING:
@@ -156,6 +156,7 @@ class CompanionApp(TableDesk, App):
         # when first needed (a table of the app's own kind never loads another's rules)
         self._controls: dict[str, KindControl] = {}
         self.same_tap = SameTap()  # the second tap of a double tap (see companion.ui.taps)
+        self._presses: dict[str, float] = {}  # each panel button's last press (panel_press)
         set_language(config_.app.language)
         if store is not None:
             self._attach(store)
@@ -317,8 +318,8 @@ class CompanionApp(TableDesk, App):
         try:
             self.panel = Panel(
                 self.settings_.gpio,
-                on_end_turn=lambda: hand_over(self.end_turn),
-                on_undo=lambda: hand_over(self.undo),
+                on_end_turn=lambda: hand_over(lambda: self.panel_press("end_turn", self.end_turn)),
+                on_undo=lambda: hand_over(lambda: self.panel_press("undo", self.undo)),
             )
             self.controller.signals = self.panel
         except Exception as e:  # noqa: BLE001 - the table plays on without buttons
@@ -349,6 +350,17 @@ class CompanionApp(TableDesk, App):
             device, scanned, status, gone_after=reader.gone_after, window=reader.window
         )
         self.worker.start()
+
+    def panel_press(self, button: str, work: Callable[[], Any]) -> None:
+        """A button of the panel pressed (on the main loop): a second press of the same
+        button within SAME_TAP is the same press, as a second tap on a screen's button is
+        (a finger's double press, a bounce longer than gpiozero's)."""
+        now = Clock.get_time()
+        last = self._presses.get(button)
+        self._presses[button] = now
+        if last is not None and 0 <= now - last < SAME_TAP:
+            return
+        work()
 
     def _reader_status(self, status: str, detail: str) -> None:
         self.status.text = _("Reader {status}: {detail}").format(
@@ -409,6 +421,8 @@ class CompanionApp(TableDesk, App):
             view = self.controller.view()
             if view.players:
                 screen.redraw(view)
+        if getattr(screen, "follows_game", False):  # visited from the menu, on the game
+            screen.refresh()
         if screen.name == "newgame":
             screen.show_unresumable()
 

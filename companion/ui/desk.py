@@ -53,6 +53,8 @@ class TableDesk:
 
         def on_scan(self, uid: str) -> None: ...
 
+        def redraw(self) -> None: ...
+
         def _tell_status(self, message: str) -> None: ...
 
     def table_entries(self) -> list[tuple[str, Callable[[], Any]]]:
@@ -433,6 +435,7 @@ class TableDesk:
                     uid=binding.uid, component=component.localized()
                 )
             )
+            self.redraw()  # a screen counting the tags counts this one
 
         entries = [(_("Badge: {colour}").format(colour=player_name(b.name)), lambda b=b: bind(b))
                    for b in _badges()]  # fmt: skip

@@ -213,6 +213,8 @@ def game_charts(h: GameHistory) -> dict[str, Any]:
 class ReportScreen(Layout, Screen):
     """One game in charts: a button per chart, the audit, back."""
 
+    follows_game = True  # redrawn (refresh) as the game on the table changes
+
     layouts = ("report.kv",)
 
     game = ObjectProperty(None, allownone=True)

@@ -43,6 +43,8 @@ class AuditScreen(Layout, Screen):
     """Every draw of a game, the chain head to photograph, Verify and Export: of the
     game on the table (``game`` None), or of a past game chosen from Past games."""
 
+    follows_game = True  # redrawn (refresh) as the game on the table changes
+
     layouts = (
         "scoring.kv",
         "audit.kv",

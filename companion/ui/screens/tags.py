@@ -17,6 +17,8 @@ from companion.ui.screens.kit import app
 class TagsScreen(Layout, Screen):
     """Enroll one tag, walk a whole box (bulk), or re-bind a tag: the next scan is ours."""
 
+    follows_game = True  # redrawn (refresh) as the game on the table changes
+
     layouts = ("tags.kv",)
 
     mode = StringProperty("")  # "", "enroll", "rebind", "bulk"
