@@ -685,7 +685,7 @@ class Controller(LiveGame):
             self._save()
         else:  # refused: the revealed cards stay as they were, and the screens see them
             self.refill = revealed
-            self._tell(Update("refill", self.last))
+            self._tell(Update("rejected", self.last))  # told again, the refill open
         return ok
 
     def cancel_refill(self) -> None:
