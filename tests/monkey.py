@@ -80,6 +80,8 @@ from kivy.uix.scrollview import ScrollView  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
+from companion.ui.ink import walk  # noqa: E402
+
 WIDTH, HEIGHT = 800, 480
 SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
 LANGUAGES = ("en", "ru", "uk", "es")
@@ -296,14 +298,6 @@ def name_of(w: Widget) -> str:
 def drawn_texts(w: Widget) -> list[Any]:
     found = getattr(w, "drawn_texts", None)
     return list(found()) if callable(found) else []
-
-
-def walk(root: Widget) -> Iterator[Widget]:
-    stack = [root]
-    while stack:
-        w = stack.pop()
-        yield w
-        stack.extend(w.children)
 
 
 def seen(screen: Widget) -> list[tuple[str, str, bool]]:

@@ -3,7 +3,7 @@ shows, every button a finger can press, and the gaps between them (TABLE_SCREEN.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from kivy.uix.behaviors import ButtonBehavior
@@ -12,6 +12,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.ui.drawn import DrawnText
+from companion.ui.ink import walk
 
 MIN_TEXT = 20  # px: any text on the table screen
 MIN_FIGURE = 36  # px: the figures a player looks for
@@ -60,14 +61,6 @@ def shown(widget: Widget) -> bool:
 def box(widget: Widget) -> Box:
     x, y = widget.to_window(widget.x, widget.y)
     return Box(widget, str(getattr(widget, "text", "")), x, y, widget.width, widget.height)
-
-
-def walk(root: Widget) -> Iterator[Widget]:
-    stack = [root]
-    while stack:
-        widget = stack.pop()
-        yield widget
-        stack.extend(widget.children)
 
 
 def texts(root: Widget) -> list[tuple[Label, float]]:

@@ -69,7 +69,8 @@ def _shown(widget: Any) -> bool:
     return True
 
 
-def _walk(root: Any) -> Iterator[Any]:
+def walk(root: Any) -> Iterator[Any]:
+    """``root`` and every widget under it."""
     stack = [root]
     while stack:
         w = stack.pop()
@@ -112,7 +113,7 @@ def screen_metrics(window: Any) -> dict[str, Any]:
     top = popups[:1] or layers
     texts: list[dict[str, Any]] = []
     for root in top:
-        for w in _walk(root):
+        for w in walk(root):
             if not _shown(w):
                 continue
             if isinstance(w, Label) and w.text.strip():
