@@ -620,13 +620,13 @@ class Controller(LiveGame):
             game.chance, game.last_action = chance, last
 
     def moment(self) -> tuple[Any, ...]:
-        """Where the table stands now: a question asked at one moment is answered for that
-        moment only (an action, a scanned card or a new game since changes it)."""
+        """The shared moment (a question asked, a tap aimed, is answered for it only), and
+        what is on screen without being an action: the refill, the opening row."""
         if self.table is None:
-            return (None,)
+            return super().moment()
         refill = None if self.refill is None else tuple(self.refill)
         opening = None if self.opening is None else len(self.opening)
-        return (self.game_id, self.table.actions_seen, self.phase, refill, opening)
+        return (*super().moment(), refill, opening)
 
     def take(self, card: str) -> bool:
         """A card leaves the dungeon row (bought, defeated or used)."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from companion.i18n import _
 
@@ -68,25 +68,20 @@ Listener = Callable[[Update], None]
 Resumed = Literal["none", "resumed", "failed", "closed"]
 
 
-class LiveTable(Protocol):
-    """What the shared life needs of a game's table (a Session's table, which commits
-    each action to the game log before it returns, or a kind's table without a log)."""
-
-    def close(self) -> None: ...
-
-    def abandon(self, reason: str) -> None: ...
-
-
 def left_game(store: GameStore) -> tuple[int, str, bool] | None:
     """The game the table left when the companion last stopped: (its id, its edition,
     whether its scores were closed). The last unfinished game; else the last game if it
     is over (its scores may still be on the screen); else None."""
     game = store.last_unfinished()
-    if game is None:
+    if game is not None:
+        row = store.game_row(game)
+    else:
         game = store.last_game()
-        if game is None or store.game_row(game)["status"] != "over":
+        if game is None:
             return None
-    row = store.game_row(game)
+        row = store.game_row(game)
+        if row["status"] != "over":
+            return None
     closed = bool(store.in_progress(game).get("closed") or row["closed"])
     return game, str(row["edition"]), closed
 

@@ -17,7 +17,7 @@ import dataclasses
 import gc
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
@@ -256,11 +256,10 @@ class CompanionApp(TableDesk, App):
         own, or (only then loaded, with its rules and screens) that of a kind with
         screens of its own."""
         left = left_game(self.store)
-        face = face_of(left[1]) if left is not None else None
-        if left is None or face is None:
-            self.controller.resume_last()
-        else:
+        if left is not None and face_of(left[1]) is not None:
             self.control(left[1]).resume_last()
+        else:
+            self.controller.resume_last()
 
     def on_start(self) -> None:
         # the screen first: the reader and the buttons start once the first frame is shown
@@ -383,23 +382,23 @@ class CompanionApp(TableDesk, App):
             self._controls[edition] = face.make_control(self)
         return self._controls[edition]
 
+    def _faces(self) -> Iterator[tuple[TableFace, KindControl]]:
+        """The kinds with screens of their own whose controller is made: face, control."""
+        for edition, control in self._controls.items():
+            face = face_of(edition)
+            if face is not None:
+                yield face, control
+
     def own(self) -> tuple[TableFace, KindControl] | None:
         """The kind with screens of its own that the table is with: its game (or its
         set-up) is on the table, or one of its screens shows."""
-        for edition, control in self._controls.items():
-            face = face_of(edition)
-            if face is not None and (control.in_play or self.screens.current in face.screens):
-                return face, control
-        return None
+        current = self.screens.current
+        return next(((f, c) for f, c in self._faces() if c.in_play or current in f.screens), None)
 
     def own_home(self) -> str | None:
         """The screen of the game (or set-up) on the table of a kind with screens of its
         own; None without one."""
-        for edition, control in self._controls.items():
-            face = face_of(edition)
-            if face is not None and control.in_play:
-                return face.phase_screens[control.phase]
-        return None
+        return next((f.phase_screens[c.phase] for f, c in self._faces() if c.in_play), None)
 
     def screen(self, name: str) -> Any:
         if not self.screens.has_screen(name):

@@ -48,7 +48,6 @@ class SameTap:
         then, lx, ly = last
         if 0 <= when - then < SAME_TAP and abs(x - lx) <= NEAR and abs(y - ly) <= NEAR:
             self.swallowed += 1
-            touch.ud["same_tap"] = True
             return True
         return False
 
@@ -64,6 +63,7 @@ class Steady(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._settle: Any = None
+        self._had_meaning = False  # the first meaning is not a change
         with self.canvas.after:
             self._veil_colour = Color(0.06, 0.07, 0.09, 0)
             self._veil = Rectangle(pos=self.pos, size=self.size)
@@ -77,7 +77,7 @@ class Steady(Widget):
         shown = self.get_root_window() is not None
         if not shown or not meaning:
             return
-        if getattr(self, "_had_meaning", False):
+        if self._had_meaning:
             self.settle()
         self._had_meaning = True
 
@@ -86,13 +86,14 @@ class Steady(Widget):
         if self._settle is not None:
             self._settle.cancel()
         self.settling = True
-        self._veil_colour.a = 0.55
         self._settle = Clock.schedule_once(self._settled, SETTLE)
 
     def _settled(self, *args: Any) -> None:
         self._settle = None
         self.settling = False
-        self._veil_colour.a = 0
+
+    def on_settling(self, widget: Any, settling: bool) -> None:
+        self._veil_colour.a = 0.55 if settling else 0  # inert: it looks it
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.settling and self.collide_point(*touch.pos):
