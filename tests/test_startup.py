@@ -19,14 +19,19 @@ def run(code: str) -> str:
     return out.stdout.strip()
 
 
-def test_resuming_a_game_reads_without_sqlite_utils_and_the_first_write_loads_it(tmp_path):
-    db = tmp_path / "games.db"
+def recorded(db: Path) -> None:
+    """A game of two players in ``db``, one action played, recorded by another process."""
     run(
         "from companion.store import GameStore; from companion.session import Session\n"
         f"s = GameStore({str(db)!r}); t = Session(s).start("
         "{'edition': 'clank', 'players': ['red', 'blue']})\n"
         "t.apply({'do': 'clank', 'player': 'red', 'n': 2}); s.close()"
     )
+
+
+def test_resuming_a_game_reads_without_sqlite_utils_and_the_first_write_loads_it(tmp_path):
+    db = tmp_path / "games.db"
+    recorded(db)
     out = run(
         "import sys\n"
         "from companion.controller import Controller; from companion.store import GameStore\n"
@@ -40,12 +45,7 @@ def test_resuming_a_game_reads_without_sqlite_utils_and_the_first_write_loads_it
 
 def test_a_game_resumed_in_play_is_shown_without_the_scoring(tmp_path):
     db = tmp_path / "games.db"
-    run(
-        "from companion.store import GameStore; from companion.session import Session\n"
-        f"s = GameStore({str(db)!r}); t = Session(s).start("
-        "{'edition': 'clank', 'players': ['red', 'blue']})\n"
-        "t.apply({'do': 'clank', 'player': 'red', 'n': 2}); s.close()"
-    )
+    recorded(db)
     out = run(
         "import sys\n"
         "from companion.controller import Controller; from companion.store import GameStore\n"
