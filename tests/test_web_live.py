@@ -82,18 +82,18 @@ def test_the_end_of_the_game_opens_the_proof(tmp_path):
 
             async def main() -> tuple[int, int, dict]:
                 auth = {"Authorization": f"Bearer {served.token}"}
-                async with aiohttp.ClientSession() as session:
+                timeout = aiohttp.ClientTimeout(total=120)
+                async with (
+                    aiohttp.ClientSession(timeout=timeout) as session,
+                    session.get(served.base + "/api/events", headers=auth) as stream,
+                ):
                     before = await session.get(served.base + "/api/proof?game=1", headers=auth)
+                    assert (await _next_state(stream))["status"] != "over"
                     loop = asyncio.get_running_loop()
                     for number, text in lines[-8:]:
                         await loop.run_in_executor(None, table.apply, parse_line(number, text))
-                    deadline = time.monotonic() + 5
-                    while True:  # the test asks again; the page waits for the stream
-                        state = await session.get(served.base + "/api/state", headers=auth)
-                        payload = await state.json()
-                        if payload["status"] == "over" or time.monotonic() > deadline:
-                            break
-                        await asyncio.sleep(0.05)
+                    while (await _next_state(stream))["status"] != "over":
+                        pass  # the page waits for the stream's word that the game is over
                     after = await session.get(served.base + "/api/bgstats?game=1", headers=auth)
                     return before.status, after.status, await after.json()
 
