@@ -133,7 +133,7 @@ def test_a_changed_pebble_draw_fails_both_verifiers(pebbles, tmp_path):
 
 # a seed whose first six pebble draws leave the three-player game running (checked below):
 # with a fresh seed the game may end by chance before the sixth draw
-LONG_GAME_SEED = "%064x" % 0
+LONG_GAME_SEED = "0" * 64
 
 
 def test_a_kind_of_its_own_replays_a_script(pebbles, tmp_path):
