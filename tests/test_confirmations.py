@@ -378,5 +378,4 @@ def test_the_answer_is_inert_at_first_looks_it_and_lies_over_no_turn_button(ui):
     touch = UnitTestTouch(5, 5)
     touch.touch_down()
     touch.touch_up()
-    ui.frames(2, seconds=0.3)  # it fades out
-    assert not [w for w in ui.window.children if isinstance(w, ModalView)]
+    ui.until(lambda: not [w for w in ui.window.children if isinstance(w, ModalView)])

@@ -176,11 +176,7 @@ def close_popups(ui: Harness) -> None:
 def wait_attack(ui: Harness) -> None:
     view = ui.app.attack_view
     assert view is not None
-    for _ in range(200):
-        if view.finished:
-            break
-        ui.frames(1, seconds=0.05)
-    assert view.finished
+    ui.until(lambda: view.finished)
 
 
 def card(edition: str, name: str) -> Component:

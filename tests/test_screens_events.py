@@ -99,8 +99,7 @@ def test_the_dragon_attack_is_an_event(ui):
     assert problems(view_box, {line.health for line in verdict_lines(view)}) == []
     assert problems(view.ids.cubes, {c.text for c in cubes if c.text}) == []
     ui.tap(view.ids.dismiss)
-    ui.frames(2, seconds=0.3)
-    assert view.get_parent_window() is None
+    ui.until(lambda: view.get_parent_window() is None)
 
 
 def test_a_knock_out_is_told_after_the_last_cube_with_health_left(ui):

@@ -156,8 +156,7 @@ def dismiss_attack(ui: Harness) -> None:
     assert view.ids.dismiss.disabled
     wait_attack(ui)
     ui.tap(view.ids.dismiss)
-    ui.frames(2, seconds=0.3)  # the view fades out
-    assert view.get_parent_window() is None
+    ui.until(lambda: view.get_parent_window() is None)  # the view fades out
 
 
 def test_a_two_player_game_from_set_up_to_the_ranking(ui):
@@ -199,7 +198,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
             assert "knocked out" in view.outcome
             shot(ui, "07-knock-out")
             ui.tap(view.ids.dismiss)
-            ui.frames(2, seconds=0.3)
+            ui.until(lambda view=view: view.get_parent_window() is None)
         else:
             dismiss_attack(ui)
     assert view.ids.dismiss.text == "Continue" and ui.app.attack_view is None

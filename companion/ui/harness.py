@@ -7,7 +7,7 @@ widget through a simulated touch, ``frames`` lets the clock and the drawing run.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +88,16 @@ class Harness:
             EventLoop.idle()
         while Clock.get_time() < end:
             EventLoop.idle()
+
+    def until(self, done: Callable[[], object], limit: float = 20.0) -> None:
+        """Run frames until ``done()`` holds (a view faded out, a screen changed): waiting
+        on the event, not for a fixed time; ``limit`` seconds only bound a broken wait."""
+        end = time.monotonic() + limit
+        self.frames(1)
+        while not done():
+            if time.monotonic() > end:
+                raise TimeoutError(f"still waiting after {limit} s for {done}")
+            self.frames(1)
 
     def widgets(self) -> Iterator[Widget]:
         stack = list(reversed(self.window.children))  # the topmost (a pop-up) first
