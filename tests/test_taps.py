@@ -148,7 +148,7 @@ def test_end_turn_naming_another_player_is_inert_a_moment_and_looks_it(ui, lasti
     ctl = ui.app.controller
     ui.tap(button)  # red's End turn: the refill's bar takes its place
     assert ctl.refill is not None
-    assert "tap to end the turn now" in button.text
+    assert "End the turn now" in button.text
     assert button.settling  # the bar is new under the finger
     lit = ui.pixels(button)
     # a finger already on its way, 0.1 s later

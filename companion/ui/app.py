@@ -239,7 +239,7 @@ class CompanionApp(TableDesk, App):
         root.add_widget(self.screens)
         root.add_widget(self.status)
         self.ready_text = (
-            _("Simulated table: scan drawer, mock buttons") if self.settings_.simulated else ""
+            _("Simulated table") if self.settings_.simulated else ""
         )
         self.status.text = self.ready_text
         self._building = True  # one redraw at the end, not one per notice

@@ -83,15 +83,28 @@ def _px(size: str | float) -> float:
     return sp(size.removesuffix("sp")) if isinstance(size, str) else size
 
 
+def _digits(core: Any, texture: Any) -> Any:
+    """The part of a one-line text's texture that digits are drawn in: from a little
+    under the baseline to a little over the digits' height."""
+    size = core.options["font_size"]
+    descent = abs(core.get_descent()) if hasattr(core, "get_descent") else size * 0.25
+    bottom = max(0, int(descent - size * 0.06))
+    height = min(int(texture.height) - bottom, int(size * 0.84))
+    return texture.get_region(0, bottom, int(texture.width), height)
+
+
 class Ink:
     """One text in a canvas: ``show`` sets its words and look (the texture is made again
     only when they change), ``place`` its lower left corner; ``size`` is its size (0, 0
     for no text)."""
 
     def __init__(self, font_size: str | float, *, bold: bool = False, font_name: str = "",
-                 markup: bool = False) -> None:  # fmt: skip
+                 markup: bool = False, trim: bool = False) -> None:  # fmt: skip
         from kivy.graphics import Color, Rectangle
 
+        # trim: a figure's texture cut to its digits' height (the line's room above and
+        # below them dropped), so that a big number fits a row as high as its ink
+        self.trim = trim
         self.font_size = _px(font_size)
         self.options: dict[str, Any] = {"bold": bold, "markup": markup}
         if font_name:
@@ -127,8 +140,11 @@ class Ink:
                 core = (MarkupLabel if self.options["markup"] else CoreLabel)(**options)
                 core.refresh()
                 self.shortened = bool(core.is_shortened)
-                self.rect.texture = core.texture
-                self.rect.size = core.texture.size
+                texture = core.texture
+                if self.trim:
+                    texture = _digits(core, texture)
+                self.rect.texture = texture
+                self.rect.size = texture.size
             else:
                 self.rect.texture = None
                 self.rect.size = (0, 0)

@@ -5,9 +5,10 @@ player 80 cm away reads (TABLE_SCREEN.md), not the font size asked for.
 only, while one is open), finds the rows of its box that hold ink: pixels that stand
 out from the box's own background (its most common colour). A text's ink height is the
 tallest run of such rows (one line of it: a digit, a capital with what hangs below the
-line). Figures (a number alone: cubes, health, the next attack) and other texts are
-told apart, and the texts shortened with "..." or with a word wider than their box are
-listed. The screenshots (``./dev screenshots``) write these beside them, in
+line). Figures (a Label's number alone, or the numbers a drawn widget names as its
+figures: cubes, health, the next attack) and other texts are told apart, and the
+texts shortened with "..." or with a word wider than their box are listed. The
+screenshots (``./dev screenshots``) write these beside them, in
 ``metrics.json``.
 """
 
@@ -129,6 +130,9 @@ def screen_metrics(window: Any) -> dict[str, Any]:
                     }
                 )
             if hasattr(w, "drawn_texts"):
+                # a drawn widget names its figures (the numbers a player looks for); its
+                # other numbers (a rage space, a count in the bag) are texts
+                named = set(w.figures()) if hasattr(w, "figures") else set()
                 for t in w.drawn_texts():
                     if not t.text.strip():
                         continue
@@ -136,7 +140,7 @@ def screen_metrics(window: Any) -> dict[str, Any]:
                         {
                             "text": t.text,
                             "ink": ink_height(image, t.x, t.y, t.width, t.height),
-                            "figure": bool(FIGURE.match(t.text.strip())),
+                            "figure": t in named,
                             "cut": "shortened" if t.shortened else "",
                         }
                     )

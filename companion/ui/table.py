@@ -13,7 +13,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -26,15 +26,23 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.cached import Cached
 from companion.ui.colours import colour, letter, text_colour
-from companion.ui.drawn import DrawnText, DrawnWidget, Ink, fitting_font_size
+from companion.ui.drawn import DrawnText, DrawnWidget, Ink
 from companion.ui.layouts import Layout
 from companion.ui.odds import HEART, SKULL, ending_text, percent
 from companion.ui.taps import Steady
 from companion.view import PlayerView, TableView
+
+WARNING = "[font=DejaVuSans]⚠[/font] "
+COIN = "[font=DejaVuSans][color=f2c744]●[/color][/font]"
+ARTIFACT = "[font=DejaVuSans][color=9fd8ff]◆[/color][/font]"
+TEXT = "26sp"  # every text on the table: about 18 px of ink (TABLE_SCREEN.md)
+FIGURE = "52sp"  # the figures a player looks for: about 37 px of ink
+SMALL_FIGURE = "44sp"  # the same with 5-6 players: about 31 px
 
 
 def _tint(rgba: tuple[float, ...] | list[float], amount: float) -> list[float]:
@@ -56,7 +64,7 @@ class RageTrack(DrawnWidget):
 
     def draw(self) -> None:
         n = len(self.track)
-        self.keep_parts(self._cells, n, lambda: (Color(), Rectangle()), "20sp")
+        self.keep_parts(self._cells, n, lambda: (Color(), Rectangle()), TEXT)
         gap = dp(3)
         width = (self.width - gap * (n - 1)) / n if n else 0
         for i, (paint, cell, ink) in enumerate(self._cells):
@@ -65,7 +73,7 @@ class RageTrack(DrawnWidget):
             x = self.x + i * (width + gap)
             cell.pos, cell.size = (x, self.y), (width, self.height)
             ink.options["bold"] = current
-            ink.show(str(self.track[i]), (1, 1, 1, 1), "26sp" if current else "20sp")
+            ink.show(str(self.track[i]), (1, 1, 1, 1), "34sp" if current else TEXT)
             tw, th = ink.size
             ink.place(x + (width - tw) / 2, self.center_y - th / 2)
 
@@ -82,8 +90,8 @@ class NextAttack(DrawnWidget):
         super().__init__(**kwargs)
         self.canvas.add(Color(0.45, 0.14, 0.1, 1))
         self.canvas.add(self._back)
-        self.caption_ink = self.ink("20sp")
-        self.number_ink = self.ink("38sp", bold=True)
+        self.caption_ink = self.ink(TEXT)
+        self.number_ink = self.ink(FIGURE, bold=True, trim=True)
 
     def draw(self) -> None:
         self._back.pos, self._back.size = self.pos, self.size
@@ -119,7 +127,7 @@ class BagRow(DrawnWidget):
             self._chips,
             len(self.chips),
             lambda: (Color(), RoundedRectangle(radius=[dp(6)]), Color(), Line(width=1.5)),
-            "22sp",
+            TEXT,
             bold=True,
         )
         x, gap = self.x, dp(6)
@@ -138,136 +146,137 @@ class BagRow(DrawnWidget):
 
 
 class PanelHeader(DrawnWidget):
-    """A panel's first line: the player's letter in a disc of their colour, their name
-    (smaller, then shortened, when long) and, on the right, the turn marker (white: no
-    player is white)."""
+    """A panel's first line: the player's letter in a disc of their colour, their name;
+    on the right their gold and artifacts (or the like), and the turn marker (white: no
+    player is white) where there is room for it (the white frame marks the turn too)."""
 
     letter = StringProperty("")
     name = StringProperty("")
+    info = StringProperty("")
     active = BooleanProperty(False)
     turn = StringProperty("turn")
     swatch = ListProperty([1, 1, 1, 1])
     ink_colour = ListProperty([1, 1, 1, 1])
-    drawn_from = ("letter", "name", "active", "turn", "swatch", "ink_colour")
+    drawn_from = ("letter", "name", "info", "active", "turn", "swatch", "ink_colour")
 
     def __init__(self, **kwargs: Any) -> None:
         self._disc_colour = Color(1, 1, 1, 1)
-        self._disc = Ellipse(size=(dp(32), dp(32)))
+        self._disc = Ellipse(size=(dp(30), dp(30)))
         self._badge_colour = Color(1, 1, 1, 0)
-        self._badge = RoundedRectangle(radius=[dp(10)])
-        self._fit: tuple[Any, float] = ((), sp(22))
+        self._badge = RoundedRectangle(radius=[dp(8)])
         super().__init__(**kwargs)
         for shape in (self._disc_colour, self._disc, self._badge_colour, self._badge):
             self.canvas.add(shape)
-        self.letter_ink = self.ink("22sp", bold=True)
-        self.name_ink = self.ink("22sp", bold=True)
-        self.turn_ink = self.ink("20sp", bold=True)
+        self.letter_ink = self.ink(TEXT, bold=True)
+        self.name_ink = self.ink(TEXT, bold=True)
+        self.info_ink = self.ink(TEXT, markup=True)
+        self.turn_ink = self.ink("28sp", bold=True)  # no capital: a size up for its ink
 
     def draw(self) -> None:
-        x, cy, gap = self.x, self.center_y, dp(4)
+        x, cy, gap = self.x, self.center_y, dp(6)
         self._disc_colour.rgba = self.swatch
-        self._disc.pos = (x, cy - dp(16))
+        self._disc.pos = (x, cy - dp(15))
         self.letter_ink.show(self.letter, self.ink_colour)
         lw, lh = self.letter_ink.size
-        self.letter_ink.place(x + (dp(32) - lw) / 2, cy - lh / 2)
+        self.letter_ink.place(x + (dp(30) - lw) / 2, cy - lh / 2)
+        room = max(1.0, self.width - dp(30) - gap)
+        # the name whole first, then the info, then the turn marker if it still fits
+        self.name_ink.show(self.name, (1, 1, 1, 1), width=None)
+        name_w = self.name_ink.size[0]
+        if name_w > room:
+            self.name_ink.show(self.name, (1, 1, 1, 1), width=room)
+            name_w = room
+        self.info_ink.show(self.info, (0.93, 0.93, 0.96, 1))
+        info_w = self.info_ink.size[0]
+        left = room - name_w - gap
+        if info_w > left:
+            self.info_ink.show(self.info, (0.93, 0.93, 0.96, 1), width=max(1.0, left),
+                               halign="right")  # fmt: skip
+            info_w = self.info_ink.size[0] if left > 1 else 0
         self.turn_ink.show(self.turn if self.active else "", (0.1, 0.1, 0.12, 1))
         tw, th = self.turn_ink.size
-        badge = tw + dp(8) if self.active else 0
-        self._badge_colour.a = 1 if self.active else 0
-        self._badge.pos = (self.right - badge, cy - dp(13))
-        self._badge.size = (badge, dp(26))
+        badge = tw + dp(10) if self.active else 0
+        if badge and name_w + info_w + badge + 2 * gap > room:
+            self.turn_ink.show("", (0.1, 0.1, 0.12, 1))
+            badge = 0
+        self._badge_colour.a = 1 if badge else 0
+        self._badge.pos = (self.right - badge, cy - dp(14))
+        self._badge.size = (badge, dp(28))
         self.turn_ink.place(self.right - badge + (badge - tw) / 2, cy - th / 2)
-        room = max(1, self.width - dp(32) - 2 * gap - badge)
-        fit = (self.name, room, self.height)
-        if fit != self._fit[0]:  # measured again only when the name or its room changed
-            size = sp(22)
-            if self.name:
-                options = {**self.name_ink.options, "text": self.name}
-                size = fitting_font_size(options, sp(22), sp(20), (room, self.height), None)
-            self._fit = (fit, size)
-        self.name_ink.show(self.name, (1, 1, 1, 1), self._fit[1], width=room)
-        nh = self.name_ink.size[1]
-        self.name_ink.place(x + dp(32) + gap, cy - nh / 2)
+        self.name_ink.place(x + dp(30) + gap, cy - self.name_ink.size[1] / 2)
+        right = self.right - badge - (gap if badge else 0)
+        self.info_ink.place(right - info_w, cy - self.info_ink.size[1] / 2)
 
 
-class Figures(ButtonBehavior, DrawnWidget):
-    """A panel's big figures, one touch target (a tap shows the odds of the next draw
-    whole): (with 5-6 players, the player's letter), a cube and the player's cubes in
-    the Clank! area; on the right, a heart and the health left. Under them, the next
-    draw's knock-out chance and the health it takes on average (5-6 players, no room
-    for a line: the knock-out chance as a red bar)."""
+class Figures(DrawnWidget):
+    """A panel's big figures: a cube and the player's cubes in the Clank! area, a heart
+    and the health left; beside them the next draw's odds in words (knock-out chance,
+    health lost on average; with 5-6 players the same as figures with their signs), or
+    the player's status once they are out."""
 
     compact = BooleanProperty(False)
-    letter = StringProperty("")
     clank = StringProperty("0")
     health = StringProperty("10")
     hurt = NumericProperty(0)
     swatch = ListProperty([1, 1, 1, 1])
-    ink_colour = ListProperty([1, 1, 1, 1])
-    risk_text = StringProperty("")
-    risk_colour = ListProperty([0.85, 0.87, 0.9, 1])
-    knock_out = NumericProperty(0)
-    drawn_from = ("compact", "letter", "clank", "health", "hurt", "swatch", "ink_colour",
-                  "risk_text", "risk_colour", "knock_out")  # fmt: skip
+    risk_lines = ListProperty([])  # one or two lines beside the figures
+    risk_colour = ListProperty([0.88, 0.9, 0.93, 1])
+    risk_bold = BooleanProperty(False)
+    drawn_from = ("compact", "clank", "health", "hurt", "swatch", "risk_lines", "risk_colour",
+                  "risk_bold")  # fmt: skip
 
     def __init__(self, **kwargs: Any) -> None:
         self._shapes = {
-            "disc": (Color(0, 0, 0, 0), Ellipse(size=(dp(32), dp(32)))),
             "edge": (Color(0.05, 0.05, 0.06, 1), Rectangle(size=(dp(24), dp(24)))),
             "cube": (Color(1, 1, 1, 1), Rectangle(size=(dp(20), dp(20)))),
-            "bar": (Color(1, 1, 1, 0), Rectangle()),
-            "risk": (Color(0.95, 0.3, 0.25, 0), Rectangle()),
         }
         super().__init__(**kwargs)
         for paint, shape in self._shapes.values():
             self.canvas.add(paint)
             self.canvas.add(shape)
-        self.letter_ink = self.ink("22sp", bold=True)
-        self.clank_ink = self.ink("38sp", bold=True)
-        self.heart_ink = self.ink("30sp", font_name="DejaVuSans")
-        self.health_ink = self.ink("38sp", bold=True)
-        self.risk_ink = self.ink("20sp", markup=True)
+        self.clank_ink = self.ink(FIGURE, bold=True, trim=True)
+        self.heart_ink = self.ink("32sp", font_name="DejaVuSans")
+        self.health_ink = self.ink(FIGURE, bold=True, trim=True)
+        self.risk_inks = [self.ink(TEXT, markup=True), self.ink(TEXT, markup=True)]
 
     def draw(self) -> None:
         shapes = self._shapes
-        x, gap = self.x, dp(6)
-        # under the figures: the odds in a line, or a bar (5-6 players)
-        line = dp(26) if self.risk_text and not self.compact else 0
-        bar = dp(6) if self.risk_text and self.compact else 0
-        self.risk_ink.show(self.risk_text if line else "", self.risk_colour)
-        rw, rh = self.risk_ink.size
-        self.risk_ink.place(self.center_x - rw / 2, self.y + (line - rh) / 2)
-        shapes["bar"][0].a = 0.18 if bar else 0
-        shapes["bar"][1].pos, shapes["bar"][1].size = self.pos, (self.width, bar)
-        shapes["risk"][0].a = 1 if bar else 0
-        shapes["risk"][1].pos, shapes["risk"][1].size = self.pos, (self.width * self.knock_out, bar)
-        # the figures, in the middle of the rest
-        cy = self.y + line + bar + (self.height - line - bar) / 2
-        big = sp(36) if self.compact else sp(38)
-        self.letter_ink.show(self.letter if self.compact else "", self.ink_colour)
+        x, cy, gap = self.x, self.center_y, dp(6)
+        big = SMALL_FIGURE if self.compact else FIGURE
         self.clank_ink.show(self.clank, (1, 1, 1, 1), big)
         self.heart_ink.show("♥", (0.95, 0.3, 0.3, 1) if self.hurt < 1 else (0.5, 0.5, 0.5, 1))
         hurt = (1, 1, 1, 1) if self.hurt < 0.7 else (1, 0.55, 0.45, 1)
         self.health_ink.show(self.health, hurt, big)
-        # the letter in a disc of the player's colour (5-6 players: no name above)
-        lead = dp(32) if self.compact else 0
-        shapes["disc"][0].rgba = self.swatch if self.compact else (0, 0, 0, 0)
-        shapes["disc"][1].pos = (x + lead / 2 - dp(16), cy - dp(16))
-        lw, lh = self.letter_ink.size
-        self.letter_ink.place(x + (lead - lw) / 2, cy - lh / 2)
         # a cube (the player's colour with a dark edge), then the cubes in the Clank! area
-        left = x + lead + gap
-        shapes["edge"][1].pos = (left + dp(1), cy - dp(12))
+        shapes["edge"][1].pos = (x + dp(1), cy - dp(12))
         shapes["cube"][0].rgba = self.swatch
-        shapes["cube"][1].pos = (left + dp(3), cy - dp(10))
-        ch = self.clank_ink.size[1]
-        self.clank_ink.place(left + dp(34), cy - ch / 2)
-        # on the right: the health left, and a heart before it
-        hw, hh = self.health_ink.size
-        right = self.right - dp(1)
-        self.health_ink.place(right - hw, cy - hh / 2)
+        shapes["cube"][1].pos = (x + dp(3), cy - dp(10))
+        cw, ch = self.clank_ink.size
+        self.clank_ink.place(x + dp(24) + dp(4), cy - ch / 2)
+        # then a heart and the health left
         kw, kh = self.heart_ink.size
-        self.heart_ink.place(right - hw - dp(1) - gap - kw, cy - kh / 2)
+        heart_x = x + dp(28) + max(cw, dp(30)) + dp(10)
+        self.heart_ink.place(heart_x, cy - kh / 2)
+        hw, hh = self.health_ink.size
+        self.health_ink.place(heart_x + kw + dp(2), cy - hh / 2)
+        # the odds (or the status), in the room left on the right, one line under another
+        left = heart_x + kw + dp(2) + max(hw, dp(58)) + gap
+        room = max(1.0, self.right - left)
+        lines = list(self.risk_lines)[:2]
+        inks = []
+        for i, ink in enumerate(self.risk_inks):
+            ink.options["bold"] = self.risk_bold
+            text = lines[i] if i < len(lines) else ""
+            ink.show(text, self.risk_colour)
+            if ink.size[0] > room:
+                ink.show(text, self.risk_colour, width=room, halign="right")
+            if text:
+                inks.append(ink)
+        step = dp(27)
+        top = cy + step * (len(inks) - 1) / 2
+        for i, ink in enumerate(inks):
+            w, h = ink.size
+            ink.place(self.right - w, top - i * step - h / 2)
 
     def figures(self) -> list[DrawnText]:
         """The two numbers a player looks for: cubes in the Clank! area, health left."""
@@ -275,29 +284,10 @@ class Figures(ButtonBehavior, DrawnWidget):
         return [t for t in (self.clank_ink.seen(self), self.health_ink.seen(self)) if t]
 
 
-class InfoLine(DrawnWidget):
-    """A panel's line under the figures: the player's status if out (or in the Depths),
-    else gold, artifacts and the rest; shortened when too long."""
-
-    text = StringProperty("")
-    bold = BooleanProperty(False)
-    colour = ListProperty([0.92, 0.92, 0.95, 1])
-    drawn_from = ("text", "bold", "colour")
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.line = self.ink("20sp")
-
-    def draw(self) -> None:
-        self.line.options["bold"] = self.bold
-        shown = self.text if self.height > 1 else ""  # no line (5-6 players): no texture
-        self.line.show(shown, self.colour, width=self.width, halign="center")
-        self.line.place(self.x, self.center_y - self.line.size[1] / 2)
-
-
-class PlayerPanel(Layout, BoxLayout):
+class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
     """A player's panel, in the player's colour: cubes in the Clank! area and health in
-    big numerals, gold and artifacts, and the buttons that change them."""
+    big numerals, gold and artifacts, the next draw's odds in words. One touch target:
+    a tap opens the player's actions."""
 
     layouts = ("table.kv",)
 
@@ -315,17 +305,14 @@ class PlayerPanel(Layout, BoxLayout):
     info_text = StringProperty("")
     status_text = StringProperty("")
     hurt = NumericProperty(0)  # 0 (unhurt) to 1 (knocked out)
-    risk_text = StringProperty("")  # the next draw: knock-out chance, health lost on average
-    knock_out = NumericProperty(0)  # the next draw's knock-out chance (a bar, 5-6 players)
-    risk_colour = ListProperty([0.85, 0.87, 0.9, 1])
+    # the next draw: knock-out chance, health lost on average, in words (as figures with
+    # their signs at 5-6 players)
+    risk_text = StringProperty("")
+    knock_out = NumericProperty(0)  # the next draw's knock-out chance
+    risk_colour = ListProperty([0.88, 0.9, 0.93, 1])
 
-    def show_odds(self) -> None:
-        App.get_running_app().show_odds()
-
-    def clank_by(self, n: int) -> None:
-        app = App.get_running_app()
-        if app.controller.aimed(app.screen("table").pressed):
-            app.controller.clank(n, player=self.player)
+    def on_release(self) -> None:
+        self.more()
 
     def more(self) -> None:
         app = App.get_running_app()
@@ -354,43 +341,53 @@ class PlayerPanel(Layout, BoxLayout):
             self.status_text = ed_(edition, "in the Depths")
         else:
             self.status_text = ""
-        parts = [ngettext("{n} gold", "{n} gold", p.gold).format(n=p.gold)]
+        parts = [f"{COIN} {p.gold}"]  # icons, not words: a coin, an artifact
         if p.artifacts:
-            parts.append(_("artifact {v}").format(v="+".join(map(str, p.artifacts))))
+            parts.append(f"{ARTIFACT} {'+'.join(map(str, p.artifacts))}")
         if p.anti_clank:
             parts.append(ed_(edition, "anti-clank {n}").format(n=p.anti_clank))
         if p.score is not None:
             parts.append(_("score {n}").format(n=p.score))
+        if view.countdown and view.countdown[0] == p.name:
+            parts.append(_("countdown {space}").format(space=view.countdown[1]))
         self.info_text = " · ".join(parts)
         if p.odds and not p.out:
             ko = p.knock_out
             self.knock_out = ko
             lost = f"{p.expected_damage:.1f}"
             lost = "0" if lost == "0.0" else "−" + lost
-            self.risk_text = f"{SKULL} {percent(ko)}  ·  {HEART} {lost}"
-            danger = ko >= 0.25 or (ko > 0 and p.health <= 2)
-            self.risk_colour = [1, 0.55, 0.45, 1] if danger else [0.85, 0.87, 0.9, 1]
+            if compact:
+                self.risk_text = f"{SKULL} {percent(ko)}\n{HEART} {lost}"
+            else:
+                self.risk_text = "\n".join((
+                    _("knock-out {chance}").format(chance=percent(ko)),
+                    _("expected {loss}").format(loss=f"{lost} {HEART}"),
+                ))  # fmt: skip
+            danger = ko >= 0.1 or (ko > 0 and p.health <= 2)
+            self.risk_colour = [1, 0.82, 0.3, 1] if danger else [0.88, 0.9, 0.93, 1]
         else:
             self.knock_out = 0
             self.risk_text = ""
-            self.risk_colour = [0.85, 0.87, 0.9, 1]
+            self.risk_colour = [0.88, 0.9, 0.93, 1]
         self._draw_parts()
 
     def _draw_parts(self) -> None:
         """The drawn parts show the panel's values (set here, not bound in the layout:
         a binding per value and per panel cost the first frame more than this)."""
-        header, figures, info = self.ids.header, self.ids.figures, self.ids.info
-        header.letter = "" if self.compact else self.letter
-        header.name = "" if self.compact else self.name_text
+        header, figures = self.ids.header, self.ids.figures
+        header.letter, header.name, header.info = self.letter, self.name_text, self.info_text
         header.active, header.swatch, header.ink_colour = self.active, self.swatch, self.ink
-        figures.compact, figures.letter = self.compact, self.letter
+        figures.compact = self.compact
         figures.clank, figures.health, figures.hurt = self.clank, self.health, self.hurt
-        figures.swatch, figures.ink_colour = self.swatch, self.ink
-        figures.risk_text, figures.risk_colour = self.risk_text, self.risk_colour
-        figures.knock_out = self.knock_out
-        info.text = self.status_text or self.info_text
-        info.bold = bool(self.status_text)
-        info.colour = [1, 0.7, 0.6, 1] if self.out else [0.92, 0.92, 0.95, 1]
+        figures.swatch = self.swatch
+        if self.status_text:
+            figures.risk_lines = [self.status_text]
+            figures.risk_colour = [1, 0.7, 0.6, 1]
+            figures.risk_bold = True
+        else:
+            figures.risk_lines = self.risk_text.split("\n") if self.risk_text else []
+            figures.risk_colour = self.risk_colour
+            figures.risk_bold = self.risk_colour[2] < 0.5
 
 
 class RowCard(Layout, Steady, Button):
@@ -424,6 +421,7 @@ class TableScreen(Layout, Screen):
     refilling = BooleanProperty(False)
     game_over = BooleanProperty(False)
     compact = BooleanProperty(False)
+    has_odds = BooleanProperty(False)  # the next draw's odds to show whole
 
     def redraw(self, view: TableView | Any = None) -> None:
         """Show ``view``: every text and button of the screen follows from it (given
@@ -447,13 +445,14 @@ class TableScreen(Layout, Screen):
             self.end_turn_text = _("Game over")
         elif view.refilling:
             self.end_turn_text = ngettext(
-                "{n} card still to reveal: tap to end the turn now",
-                "{n} cards still to reveal: tap to end the turn now",
+                "End the turn now ({n} card unrevealed)",
+                "End the turn now ({n} cards unrevealed)",
                 view.refill_space,
             ).format(n=view.refill_space)
         else:
             self.end_turn_text = _("End turn ({player})").format(player=active)
         self.can_undo = view.can_undo
+        self.has_odds = view.phase == "playing" and any(p.odds for p in view.players)
 
     # ------------------------------------------------------------ the dragon
     def _show_rage(self, view: TableView) -> None:
@@ -474,13 +473,6 @@ class TableScreen(Layout, Screen):
         notes = []
         if view.danger:
             notes.append(_("Danger +{d}").format(d=view.danger))
-        if view.countdown:
-            who, space = view.countdown
-            notes.append(
-                _("countdown: {player} on space {space}").format(
-                    player=player_name(who), space=space
-                )
-            )
         self.attack_note = " · ".join(notes)
 
     def _show_bag(self, view: TableView) -> None:
@@ -510,7 +502,7 @@ class TableScreen(Layout, Screen):
         grid = self.ids.players
         names = [p.name for p in view.players]
         self.compact = len(names) > 4
-        grid.cols = len(names) if not self.compact else 3
+        grid.cols = 2 if not self.compact else 3
         if [w.player for w in self.panels()] != names:
             grid.clear_widgets()
             for name in names:
@@ -539,7 +531,7 @@ class TableScreen(Layout, Screen):
                 self._hide(w)
             if not empty:
                 box.add_widget(
-                    Label(text=_("empty: scan the cards as they are dealt"), font_size="20sp")
+                    Label(text=_("empty: scan the cards as they are dealt"), font_size=TEXT)
                 )
             return
         for w in empty:
@@ -556,7 +548,7 @@ class TableScreen(Layout, Screen):
             button.revealed = card.revealed
             button.danger = card.danger
             button.disabled = card.revealed or view.game_over
-            button.text = ("⚠ " if card.danger else "") + card.name
+            button.text = (WARNING if card.danger else "") + escape_markup(card.name)
             button.opacity = 1
             button.size_hint_x = 1
 
