@@ -96,11 +96,6 @@ def answer(ui: Harness, yes: str) -> None:
     ui.tap(yes)
 
 
-def panel_button(ui: Harness, player: str, text: str):
-    panels = {p.player: p for p in ui.app.screens.get_screen("table").panels()}
-    return next(w for w in panels[player].walk() if getattr(w, "text", "") == text)
-
-
 def attacked(ui: Harness) -> None:
     """A card's dragon attack, drawn (draw #1), its view put away."""
     assert ui.app.controller.do({"do": "attack"})
@@ -112,7 +107,7 @@ def test_undoing_a_dragon_draw_asks_first_and_the_table_counts_it(ui):
     playing(ui, "red", "blue")
     ctl = ui.app.controller
     clank = ctl.view().players[0].clank
-    ui.tap(panel_button(ui, "red", "+1"))
+    ui.on_panel("red", "Clank! +1")
     ui.tap("Undo")  # no draw in it: one tap takes it back
     assert not questions(ui) and ctl.view().players[0].clank == clank
     attacked(ui)
@@ -176,10 +171,10 @@ def test_the_last_player_escaping_asks_first(ui):
     ctl = ui.app.controller
     for player, value in (("red", 20), ("blue", 25)):
         assert ctl.do({"do": "artifact", "player": player, "value": value})
-    ui.tap(panel_button(ui, "blue", "More"))
+    ui.on_panel("blue")
     ui.tap("Escape with an artifact")  # red is still inside: no question
     assert not questions(ui) and ctl.view().players[1].status == "escaped"
-    ui.tap(panel_button(ui, "red", "More"))
+    ui.on_panel("red")
     ui.tap("Escape with an artifact")
     confirm = popup(ui, Confirm)
     assert confirm.question == "Red escapes: the game ends. Go on?"
@@ -196,7 +191,7 @@ def test_a_double_tap_on_the_escape_that_ends_the_game_does_not_end_it(ui):
     ctl.do({"do": "artifact", "player": "red", "value": 20})
     ctl.do({"do": "artifact", "player": "blue", "value": 25})
     ctl.do({"do": "escape", "player": "blue"})
-    ui.tap(panel_button(ui, "red", "More"))
+    ui.on_panel("red")
     picker = popup(ui, Picker)
     double_tap(ui, "Escape with an artifact")
     assert picker.get_parent_window() is None

@@ -108,10 +108,8 @@ def random_step(ui: Harness, rng: random.Random, edition: str) -> str:
     )
     if choice in ("plus", "minus") and view.players:
         panel = rng.choice(list(table.panels()))
-        text = "+1" if choice == "plus" else "−1"
-        button = next(w for w in panel.walk() if getattr(w, "text", "") == text)
-        if not button.disabled:
-            ui.tap(button)
+        if not panel.out:  # an out player's actions have no clank
+            ui.on_panel(panel.player, "Clank! +1" if choice == "plus" else "Clank! −1")
     elif choice == "row" and view.row:
         cards = [w for w in table.ids.row.children if hasattr(w, "card") and not w.disabled]
         if cards:
@@ -268,7 +266,7 @@ def test_the_screen_settles_and_stays_still(tmp_path, language):
 
 
 @pytest.mark.parametrize(("language", "players"), [("en", 4), ("ru", 6), ("es", 5), ("uk", 3)])
-def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(tmp_path, language, players):
+def test_all_odds_shows_the_odds_of_the_next_attack_whole(tmp_path, language, players):
     from companion.ui.odds import OddsCell, OddsView
 
     db = tmp_path / "games.db"
@@ -286,7 +284,7 @@ def test_a_tap_on_the_figures_shows_the_odds_of_the_next_attack_whole(tmp_path, 
         # each panel tells the knock-out chance at a glance, the same as the view's
         yellow = next(p for p in screen.panels() if p.player == "yellow")
         assert "%" in yellow.risk_text and yellow.knock_out == view.player("yellow").knock_out
-        ui.tap(yellow.ids.figures)  # the figures: one touch target
+        ui.tap(screen.ids.all_odds)  # a button that says what it shows
         odds = next(w for w in ui.window.children if isinstance(w, OddsView))
         ui.frames(3)
         if SHOTS is not None:
@@ -319,18 +317,19 @@ def test_the_rage_track_and_the_bag_follow_the_table_when_it_changes():
     track.track, track.space = [2, 2, 3, 3, 4, 4, 5], 2
     texts = track.drawn_texts()
     assert [t.text for t in texts] == ["2", "2", "3", "3", "4", "4", "5"]
-    assert [t.font_size for t in texts] == [sp(20), sp(26)] + [sp(20)] * 5  # the marker's space
+    assert [t.font_size for t in texts] == [sp(26), sp(34)] + [sp(26)] * 5  # the marker's space
     track.track, track.space = [3, 4], 1
-    assert [(t.text, t.font_size) for t in track.drawn_texts()] == [("3", sp(26)), ("4", sp(20))]
+    assert [(t.text, t.font_size) for t in track.drawn_texts()] == [("3", sp(34)), ("4", sp(26))]
     assert len(track.inks) == 2
 
     bag = BagRow(height=40)
     white, black = [1, 1, 1, 1], [0.03, 0.03, 0.04, 1]
     bag.chips = [("24", black, white, True), ("R 3", [1, 0, 0, 1], white, False)]
     assert [t.text for t in bag.drawn_texts()] == ["24", "R 3"]
-    assert bag.width == 2 * dp(52) + dp(6)  # two chips of the least width, a gap between
+    one = bag._chips[1][1].size[0]  # the width of the second chip's body
+    assert bag.width == bag._chips[0][1].size[0] + dp(6) + one  # two chips, a gap between
     bag.chips = [("R 3", [1, 0, 0, 1], white, False)]
-    assert [t.text for t in bag.drawn_texts()] == ["R 3"] and bag.width == dp(52)
+    assert [t.text for t in bag.drawn_texts()] == ["R 3"] and bag.width == one
     assert len(bag.inks) == 1
 
 
@@ -426,7 +425,7 @@ def test_the_table_announces_the_step_that_ends_the_game(tmp_path, language):
             inside = [p for p in screen.panels() if not p.out]
             assert inside and all(p.knock_out == 1 and "100%" in p.risk_text for p in inside)
             assert_live_is_fresh(ui, f"{case}: the step that ends the game")
-            ui.tap(inside[0].ids.figures)  # the odds whole: the same words on top
+            ui.tap(screen.ids.all_odds)  # the odds whole: the same words on top
             odds = next(w for w in ui.window.children if isinstance(w, OddsView))
             ui.frames(2)
             assert words in [w.text for w in odds.walk() if isinstance(w, Label)]

@@ -55,11 +55,6 @@ def shot(ui: Harness, name: str) -> None:
         ui.screenshot(SHOTS / f"{name}.png")
 
 
-def panel_button(ui: Harness, player: str, text: str):
-    panels = {p.player: p for p in ui.app.screens.get_screen("table").panels()}
-    return next(w for w in panels[player].walk() if getattr(w, "text", "") == text)
-
-
 def drawer(ui: Harness, *picks: str) -> None:
     """Scan components through the simulated reader's drawer."""
     for pick in picks:
@@ -114,9 +109,9 @@ def test_set_up_and_fairness_then_clank_undo_and_a_refill(ui):
     snap = ui.snapshot
     assert snap["client_seed"] == "Tattle Sneak Search owlbear pizza"
     assert snap["row"] == ["Tattle", "Sneak", "Search"]
-    ui.tap(panel_button(ui, "red", "+1"))
-    ui.tap(panel_button(ui, "red", "+1"))
-    ui.tap(panel_button(ui, "blue", "+1"))  # for another player, one tap on their panel
+    ui.on_panel("red", "Clank! +1")
+    ui.on_panel("red", "Clank! +1")
+    ui.on_panel("blue", "Clank! +1")  # for another player, one tap on their panel
     assert ui.snapshot["clank_area"] == {"red": 5, "blue": 3, "ghost": 0}
     shot(ui, "03-table")
     ui.tap("Undo")
@@ -162,9 +157,8 @@ def dismiss_attack(ui: Harness) -> None:
 def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     start(ui, "Red", "Blue")
     begin(ui)
-    blue_plus = panel_button(ui, "blue", "+1")
-    for _ in range(12):
-        ui.tap(blue_plus)
+    for _ in range(4):
+        ui.on_panel("blue", "Clank! +3")
     ui.tap("End turn (red)")
     ui.tap("No tag")
     ui.tap("No tag: dragon")  # the dragon-symbol card without a tag
@@ -176,16 +170,16 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     dismiss_attack(ui)
     attacks = 1
     # red takes an artifact and leaves; the dragon keeps attacking until blue falls
-    ui.tap(panel_button(ui, "red", "More"))
+    ui.on_panel("red")
     shot(ui, "06-player-actions")
     ui.tap("Artifact 20")
     assert ui.snapshot["players"]["red"]["artifacts"] == [20]
-    ui.tap(panel_button(ui, "red", "More"))
+    ui.on_panel("red")
     ui.tap("Escape with an artifact")
     assert ui.snapshot["players"]["red"]["status"] == "escaped"
     while ui.snapshot["players"]["blue"]["status"] == "playing":
         assert attacks < 40
-        ui.tap(panel_button(ui, "blue", "+1"))
+        ui.on_panel("blue", "Clank! +1")
         ui.tap("Menu")
         ui.tap("Dragon attack (card effect)")
         answer(ui, "Yes, the dragon attacks")  # a card's attack is confirmed first
@@ -246,7 +240,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
 def test_a_refill_from_the_scan_drawer_brings_the_dragon(ui):
     start(ui, "Red", "Yellow", "Green")
     begin(ui)
-    ui.tap(panel_button(ui, "red", "+1"))
+    ui.on_panel("red", "Clank! +1")
     ui.tap("End turn (red)")
     drawer(ui, "Orc Grunt")
     ui.tap(ui.app.screens.get_screen("table").end_turn_text)  # the refill ends here
@@ -270,7 +264,7 @@ def test_the_app_resumes_the_same_table_after_a_restart(tmp_path):
     assert again.app.screens.current == "opening"
     assert again.app.controller.opening == [{"name": "Tattle", "uid": ""}]
     begin(again)
-    again.tap(panel_button(again, "green", "+1"))
+    again.on_panel("green", "Clank! +1")
     again.tap("End turn (green)")
     drawer(again, "Sneak")
     before = again.snapshot
@@ -286,10 +280,10 @@ def test_catacombs_with_five_players_and_a_knock_out(ui):
     begin(ui)
     snap = ui.snapshot
     assert snap["party"] and len(snap["players"]) == 5
-    ui.tap(panel_button(ui, "red", "More"))
+    ui.on_panel("red")
     ui.tap("A ghost appears")
     assert ui.snapshot["clank_area"]["ghost"] == 1
-    ui.tap(panel_button(ui, "yellow", "More"))
+    ui.on_panel("yellow")
     ui.tap("Free prisoner: priest")
     assert ui.snapshot["players"]["yellow"]["prisoners"] == ["priest"]
     shot(ui, "10-catacombs-five-players")
@@ -471,7 +465,7 @@ def test_a_game_whose_seal_key_is_lost_is_shown_and_can_be_abandoned(tmp_path):
     first = Harness(db)
     start(first, "Red", "Blue")
     begin(first)
-    first.tap(panel_button(first, "red", "+1"))
+    first.on_panel("red", "Clank! +1")
     first.close()
     key_path(db).unlink()  # the seal key beside the database is gone
     ui = Harness(db)  # the app still starts
@@ -610,7 +604,7 @@ def test_switching_the_language_keeps_the_game_on_screen(ui, tmp_path, monkeypat
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
     start(ui, "Red", "Blue")
     begin(ui)
-    ui.tap(panel_button(ui, "blue", "+1"))
+    ui.on_panel("blue", "Clank! +1")
     before = ui.snapshot
     ui.app.ask_pin()
     ui.enter_pin("2468")
@@ -621,5 +615,5 @@ def test_switching_the_language_keeps_the_game_on_screen(ui, tmp_path, monkeypat
     ui.tap(ui.app.screens.get_screen("settings").ids.back)
     assert ui.app.screens.current == "table"
     assert ui.app.screens.get_screen("table").panels()
-    ui.tap(panel_button(ui, "red", "+1"))
+    ui.on_panel("red", "Clank! +1")
     assert ui.snapshot["clank_area"]["red"] == before["clank_area"]["red"] + 1

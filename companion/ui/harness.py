@@ -139,6 +139,15 @@ class Harness:
         touch.touch_up()
         self.frames(frames)
 
+    def on_panel(self, player: str, entry: str | None = None) -> None:
+        """Tap ``player``'s panel on the table screen (it opens their actions), then the
+        action ``entry`` if given ("Clank! +1", "Artifact 20", ...)."""
+        table = self.app.screens.get_screen("table")
+        panel = next(p for p in table.panels() if p.player == player)
+        self.tap(panel)
+        if entry is not None:
+            self.tap(entry)
+
     def settled(self, widget: Widget) -> None:
         """Wait (on the clock) until ``widget`` takes taps again."""
         end = time.monotonic() + 10 * SETTLE

@@ -94,15 +94,19 @@ class NextAttack(DrawnWidget):
         self.number_ink = self.ink(FIGURE, bold=True, trim=True)
 
     def draw(self) -> None:
-        self._back.pos, self._back.size = self.pos, self.size
         cy = self.center_y
         self.number_ink.show(self.count)
         nw, nh = self.number_ink.size
-        box = nw + dp(14)
-        self.number_ink.place(self.right - box + dp(7), cy - nh / 2)
-        room = max(1, self.width - dp(6) - box)
-        self.caption_ink.show(self.caption, width=room, halign="right")
-        self.caption_ink.place(self.x, cy - self.caption_ink.size[1] / 2)
+        box = max(nw, dp(30)) + dp(14)
+        self.caption_ink.show(self.caption)
+        # as wide as its words and number (it sets its own width): the rest of the row
+        # is the rage track's, or the warning that the next draw ends the game
+        wide = dp(12) + self.caption_ink.size[0] + dp(6) + box
+        if abs(self.width - wide) > 0.5:
+            self.width = wide  # drawn again at its new width
+        self._back.pos, self._back.size = self.pos, self.size
+        self.number_ink.place(self.right - box + (box - nw) / 2, cy - nh / 2)
+        self.caption_ink.place(self.x + dp(12), cy - self.caption_ink.size[1] / 2)
 
     def figures(self) -> list[DrawnText]:
         """The number a player looks for."""
@@ -154,10 +158,11 @@ class PanelHeader(DrawnWidget):
     name = StringProperty("")
     info = StringProperty("")
     active = BooleanProperty(False)
+    compact = BooleanProperty(False)
     turn = StringProperty("turn")
     swatch = ListProperty([1, 1, 1, 1])
     ink_colour = ListProperty([1, 1, 1, 1])
-    drawn_from = ("letter", "name", "info", "active", "turn", "swatch", "ink_colour")
+    drawn_from = ("letter", "name", "info", "active", "compact", "turn", "swatch", "ink_colour")
 
     def __init__(self, **kwargs: Any) -> None:
         self._disc_colour = Color(1, 1, 1, 1)
@@ -180,7 +185,7 @@ class PanelHeader(DrawnWidget):
         lw, lh = self.letter_ink.size
         self.letter_ink.place(x + (dp(30) - lw) / 2, cy - lh / 2)
         room = max(1.0, self.width - dp(30) - gap)
-        # the name whole first, then the info, then the turn marker if it still fits
+        # the name whole first, then the turn marker (2-4 players), then the info
         self.name_ink.show(self.name, (1, 1, 1, 1), width=None)
         name_w = self.name_ink.size[0]
         if name_w > room:
@@ -188,17 +193,18 @@ class PanelHeader(DrawnWidget):
             name_w = room
         self.info_ink.show(self.info, (0.93, 0.93, 0.96, 1))
         info_w = self.info_ink.size[0]
+        if self.active and not self.compact:
+            self.turn_ink.show(self.turn, (0.1, 0.1, 0.12, 1))
+            room -= self.turn_ink.size[0] + dp(10) + gap
         left = room - name_w - gap
         if info_w > left:
             self.info_ink.show(self.info, (0.93, 0.93, 0.96, 1), width=max(1.0, left),
                                halign="right")  # fmt: skip
             info_w = self.info_ink.size[0] if left > 1 else 0
-        self.turn_ink.show(self.turn if self.active else "", (0.1, 0.1, 0.12, 1))
+        marked = self.active and not self.compact  # 5-6 players: the white frame alone
+        self.turn_ink.show(self.turn if marked else "", (0.1, 0.1, 0.12, 1))
         tw, th = self.turn_ink.size
-        badge = tw + dp(10) if self.active else 0
-        if badge and name_w + info_w + badge + 2 * gap > room:
-            self.turn_ink.show("", (0.1, 0.1, 0.12, 1))
-            badge = 0
+        badge = tw + dp(10) if marked else 0
         self._badge_colour.a = 1 if badge else 0
         self._badge.pos = (self.right - badge, cy - dp(14))
         self._badge.size = (badge, dp(28))
@@ -377,6 +383,7 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
         header, figures = self.ids.header, self.ids.figures
         header.letter, header.name, header.info = self.letter, self.name_text, self.info_text
         header.active, header.swatch, header.ink_colour = self.active, self.swatch, self.ink
+        header.compact = self.compact
         figures.compact = self.compact
         figures.clank, figures.health, figures.hurt = self.clank, self.health, self.hurt
         figures.swatch = self.swatch
@@ -470,6 +477,8 @@ class TableScreen(Layout, Screen):
             self.next_attack = str(view.next_attack)
             self.next_caption = _("Next attack")
         self.end_warning = ending_text(view)
+        if self.end_warning:  # the warning says it in words: the cubes' number alone
+            self.next_caption = ""
         notes = []
         if view.danger:
             notes.append(_("Danger +{d}").format(d=view.danger))
