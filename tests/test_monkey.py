@@ -159,7 +159,7 @@ def test_an_end_turn_that_skips_a_player_is_caught(tmp_path, monkeypatch):
         return done
 
     monkeypatch.setattr(Controller, "end_turn", skipping)
-    report = table_monkey(tmp_path, end_turn=2, press=1, tap=1).run(20)
+    report = table_monkey(tmp_path, end_turn=2, press=1, tap=1).run(60)
     assert report.of(TURN), report.summary()
     assert "turn moved by 2" in report.of(TURN)[0].what
 
@@ -167,14 +167,15 @@ def test_an_end_turn_that_skips_a_player_is_caught(tmp_path, monkeypatch):
 def test_a_tap_that_acts_twice_is_caught_by_a_double_tap(tmp_path, monkeypatch):
     from companion.controller import Controller
 
-    real = Controller.clank
+    real = Controller.do
 
-    def twice(self, n, player=None):
-        real(self, n, player)
-        return real(self, n, player)
+    def twice(self, action, *args, **kwargs):
+        if isinstance(action, dict) and action.get("do") not in ("end_turn", "undo"):
+            real(self, action, *args, **kwargs)
+        return real(self, action, *args, **kwargs)
 
-    monkeypatch.setattr(Controller, "clank", twice)  # each +1 or -1 commits two actions
-    report = table_monkey(tmp_path, double=3, tap=1).run(20)
+    monkeypatch.setattr(Controller, "do", twice)  # each player's action commits two
+    report = table_monkey(tmp_path, double=3, tap=1).run(40)
     assert any("2 actions committed" in v.what for v in report.of(DOUBLE)), report.summary()
 
 

@@ -615,5 +615,5 @@ def test_switching_the_language_keeps_the_game_on_screen(ui, tmp_path, monkeypat
     ui.tap(ui.app.screens.get_screen("settings").ids.back)
     assert ui.app.screens.current == "table"
     assert ui.app.screens.get_screen("table").panels()
-    ui.on_panel("red", "Clank! +1")
+    ui.on_panel("red", "¡Clank! +1")  # the table speaks Spanish now
     assert ui.snapshot["clank_area"]["red"] == before["clank_area"]["red"] + 1
