@@ -144,8 +144,11 @@ def test_a_kind_of_its_own_replays_a_script(pebbles, tmp_path):
     lines = [(1, '{"new": {"edition": "pebbles", "players": ["ann", "bob", "cy"]}}')]
     lines += [(n, '{"do": "draw"}') for n in range(2, 8)]
     lines += [(8, '{"do": "shuffle"}')]
-    result = replay(iter(lines), keep_going=True,
-                    start=lambda options: kind_pebbles.KIND.new_table(options, LONG_GAME_SEED))
+    result = replay(
+        iter(lines),
+        keep_going=True,
+        start=lambda options: kind_pebbles.KIND.new_table(options, LONG_GAME_SEED),
+    )
     out = result.output()
     assert out["edition"] == "pebbles" and result.table.commitment == table.commitment
     assert {"line": 8, "reason": "action: unknown action"} in out["errors"]

@@ -238,9 +238,7 @@ class CompanionApp(TableDesk, App):
         self.status = StatusBar(simulated=self.settings_.simulated)
         root.add_widget(self.screens)
         root.add_widget(self.status)
-        self.ready_text = (
-            _("Simulated table") if self.settings_.simulated else ""
-        )
+        self.ready_text = _("Simulated table") if self.settings_.simulated else ""
         self.status.text = self.ready_text
         self._building = True  # one redraw at the end, not one per notice
         try:
