@@ -417,8 +417,7 @@ def playing(ui, edition: str, *players: str) -> Controller:
 
 
 def more(ui, player: str) -> None:
-    panels = {p.player: p for p in ui.app.screens.get_screen("table").panels()}
-    ui.tap(next(w for w in panels[player].walk() if getattr(w, "text", "") == "More"))
+    ui.on_panel(player)  # the panel opens the player's actions
 
 
 def test_the_menu_records_the_artifacts_removed_at_set_up(ui):

@@ -28,6 +28,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
+from companion.catalog import UNTAGGED
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.cached import Cached
 from companion.ui.colours import colour, letter, text_colour
@@ -397,6 +398,16 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
             figures.risk_bold = self.risk_colour[2] < 0.5
 
 
+def row_name(card: str) -> str:
+    """A card's name as the row shows it: a card without a tag in a few words of the
+    table's language (the log keeps the catalog's name)."""
+    if card == UNTAGGED[False]:
+        return _("No tag")
+    if card == UNTAGGED[True]:
+        return _("No tag: dragon")
+    return card
+
+
 class RowCard(Layout, Steady, Button):
     """A card of the dungeon row: tap it when it leaves the row (bought, defeated, used)."""
 
@@ -452,8 +463,8 @@ class TableScreen(Layout, Screen):
             self.end_turn_text = _("Game over")
         elif view.refilling:
             self.end_turn_text = ngettext(
-                "End the turn now ({n} card unrevealed)",
-                "End the turn now ({n} cards unrevealed)",
+                "End the turn now ({n} unrevealed)",
+                "End the turn now ({n} unrevealed)",
                 view.refill_space,
             ).format(n=view.refill_space)
         else:
@@ -557,7 +568,7 @@ class TableScreen(Layout, Screen):
             button.revealed = card.revealed
             button.danger = card.danger
             button.disabled = card.revealed or view.game_over
-            button.text = (WARNING if card.danger else "") + escape_markup(card.name)
+            button.text = (WARNING if card.danger else "") + escape_markup(row_name(card.name))
             button.opacity = 1
             button.size_hint_x = 1
 

@@ -297,8 +297,7 @@ class AttackView(Layout, ModalView):
             if out:
                 line.health_text = _("knocked out!")
             elif h.health is not None:
-                line.health = str(h.health)
-                line.health_text = _("health left")
+                line.health = str(h.health)  # beside a heart: no words
             box.add_widget(line)
             words = f"{player_name(p)}: {damage}" if damage else player_name(p)
             if out:
