@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any
 
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
@@ -147,3 +148,27 @@ def problems(root: Widget, figures: Collection[Widget | DrawnText] = frozenset()
             if a.gap(b) + 0.5 < MIN_GAP:
                 found.append(f"buttons {a.text!r} and {b.text!r} are {a.gap(b):.0f} px apart")
     return found
+
+
+INK_FIGURE = 36  # px of ink: the figures a player looks for, 2-4 players
+INK_FIGURE_SIX = 30  # the same with 5-6 players
+INK_TEXT = 18  # px of ink: every other text on the table screen
+
+
+def ink_problems(ui: Any, least_figure: int) -> list[str]:
+    """What the window's pixels show too small or cut: each figure's ink (a digit's
+    height) and every other text's, and any text shortened or with a word broken."""
+    from companion.ui.ink import screen_metrics
+
+    measured = screen_metrics(ui.window)
+    out = []
+    for t in measured["texts"]:
+        if not t["ink"]:
+            continue
+        least = least_figure if t["figure"] else INK_TEXT
+        if t["ink"] < least:
+            out.append(f"{t['text']!r} has {t['ink']} px of ink, under {least}")
+    figures_seen = [t for t in measured["texts"] if t["figure"] and t["ink"]]
+    if not figures_seen:
+        out.append("no figure measured")
+    return out + [f"cut: {c}" for c in measured["cut"]]

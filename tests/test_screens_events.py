@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -137,6 +138,51 @@ def test_a_knock_out_is_told_after_the_last_cube_with_health_left(ui):
     assert view.ids.dismiss.text == "Continue"  # never "Read: yellow knocked out"
     assert problems(view.children[0], {"7", "9"}) == []
     view.dismiss(animation=False)
+
+
+SIX = ["red", "yellow", "green", "blue", "purple", "orange"]
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "uk", "es"])
+@pytest.mark.parametrize("players", [2, 6])
+def test_the_attack_reads_from_across_the_table(tmp_path, monkeypatch, language, players):
+    """Every text of the attack's verdict drawn at least 18 px high, the health left at
+    least 36 (30 with six players), measured from the window's pixels; nothing cut."""
+    from companion.config import AppConfig, Config
+    from tests.screen_metrics import INK_FIGURE, INK_FIGURE_SIX, ink_problems
+
+    monkeypatch.setattr(AttackView, "STEP", 3600.0)
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    try:
+        seats = SIX[:players]
+        ctl = ui.app.controller
+        ctl.new_game({"edition": "clank", "players": seats, "party": players > 4,
+                      "server_seed": SEED})  # fmt: skip
+        ctl.begin()
+        ui.frames(2)
+        bag = (("black", 9), *((p, 3) for p in seats))
+        drawn = (*seats[:3], "black")
+        draw = DrawView(3, "attack", len(drawn), bag, drawn, False)
+        events: list[dict] = [{"event": "draw", "nonce": 3}]
+        events += [{"event": "damage", "player": p, "health": 9} for p in seats[:3]]
+        events += [{"event": "damage", "player": seats[0], "health": 0},
+                   {"event": "knocked_out", "player": seats[0], "in_depths": False}]  # fmt: skip
+        (attack,) = attacks_from_events(events, {3: draw})
+        ui.app.show_attacks((attack,))
+        view = ui.app.attack_view
+        for _ in drawn:
+            step_cube(ui, view)
+        ui.frames(3)
+        shot = os.environ.get("CLANK_SCREENSHOTS")
+        if shot:
+            Path(shot).mkdir(parents=True, exist_ok=True)
+            ui.screenshot(Path(shot) / f"attack-{language}-{players}.png")
+        found = ink_problems(ui, INK_FIGURE if players <= 4 else INK_FIGURE_SIX)
+        assert not found, "\n".join(found)
+        view.dismiss(animation=False)
+    finally:
+        ui.close()
 
 
 # ------------------------------------------------------------------- the end

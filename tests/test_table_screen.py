@@ -27,10 +27,9 @@ from kivy.uix.label import Label  # noqa: E402
 from companion.config import AppConfig, Config  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.ink import screen_metrics  # noqa: E402
 from companion.ui.table import PlayerPanel, TableScreen  # noqa: E402
 from tests.helpers import hypergeometric  # noqa: E402
-from tests.screen_metrics import problems  # noqa: E402
+from tests.screen_metrics import INK_FIGURE, INK_FIGURE_SIX, ink_problems, problems  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
@@ -220,28 +219,6 @@ def test_the_table_screen_meets_the_numbers_for_every_table(tmp_path, language):
         finally:
             ui.close()
     assert not found, "\n".join(found)
-
-
-INK_FIGURE = 36  # px of ink: the figures a player looks for, 2-4 players
-INK_FIGURE_SIX = 30  # the same with 5-6 players
-INK_TEXT = 18  # px of ink: every other text on the table screen
-
-
-def ink_problems(ui: Harness, least_figure: int) -> list[str]:
-    """What the window's pixels show too small or cut: each figure's ink (a digit's
-    height) and every other text's, and any text shortened or with a word broken."""
-    measured = screen_metrics(ui.window)
-    out = []
-    for t in measured["texts"]:
-        if not t["ink"]:
-            continue
-        least = least_figure if t["figure"] else INK_TEXT
-        if t["ink"] < least:
-            out.append(f"{t['text']!r} has {t['ink']} px of ink, under {least}")
-    figures_seen = [t for t in measured["texts"] if t["figure"] and t["ink"]]
-    if not figures_seen:
-        out.append("no figure measured")
-    return out + [f"cut: {c}" for c in measured["cut"]]
 
 
 def _geometry(screen: TableScreen) -> list[tuple[str, tuple[float, ...]]]:

@@ -88,6 +88,13 @@ class FitLabel(FitText, Label):
     pass
 
 
+class Count(Label):
+    """A number that is no figure a player looks for (a count in the bag): the screen's
+    measure holds it to the size of a text, not of a figure (companion.ui.ink)."""
+
+    figure = False
+
+
 class FitToggleButton(FitText, ToggleButton):
     pass
 
