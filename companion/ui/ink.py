@@ -126,8 +126,7 @@ def screen_metrics(window: Any) -> dict[str, Any]:
                         "text": w.text,
                         "ink": ink_height(image, x, y, tw, th),
                         # a number alone, unless the label says it is no figure
-                        "figure": getattr(w, "figure", True)
-                        and bool(FIGURE.match(w.text.strip())),
+                        "figure": getattr(w, "figure", True) and bool(FIGURE.match(w.text.strip())),
                         "cut": _cut(w),
                     }
                 )
