@@ -86,6 +86,7 @@ WIDTH, HEIGHT = 800, 480
 SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
 LANGUAGES = ("en", "ru", "uk", "es")
 EDITIONS = ("clank", "catacombs", "tschak")
+PROGRESS = 250  # events between two lines of progress on a long run
 PIN = "2468"  # the admin PIN with none in the configuration (docs/playing.md)
 FPS = 60  # the frames a player sees
 WAIT_FPS = 10  # the frames of a pause (the clock runs the same; fewer frames are drawn)
@@ -388,6 +389,7 @@ class Monkey:
         prepare: Callable[[Any], None] | None = None,
         tell: Callable[[str], None] | None = None,
         quiet_before: int = 0,
+        progress: Callable[[int, int], None] | None = None,
         move_on: bool = True,
     ) -> None:
         self.seed = seed
@@ -400,6 +402,7 @@ class Monkey:
         self.prepare = prepare
         self.tell = tell
         self.quiet_before = quiet_before  # violations before this step are not reported
+        self.progress = progress  # told (events run, violations) every PROGRESS events
         self.move_on = move_on  # new games started on the new-game screen, long ones ended
         self.db = self.folder / "games.db"
         self.config_path = self.folder / "config.toml"
@@ -434,6 +437,8 @@ class Monkey:
                 for self.step in range(events):
                     self._event()
                     self.report.events += 1
+                    if self.progress is not None and self.report.events % PROGRESS == 0:
+                        self.progress(self.report.events, len(self.report.violations))
                 self.frames(1)  # the last event's screen, drawn and checked
             finally:
                 self._close()
@@ -1351,6 +1356,11 @@ def main(argv: list[str] | None = None) -> int:
             Path(folder),
             tell=(lambda line: print(line, flush=True)) if verbose else None,
             quiet_before=args.start,
+            progress=lambda done, bad: print(
+                f"{done} of {args.start + args.events} events, {bad} violations",
+                file=sys.stderr,
+                flush=True,
+            ),
         )
         report = monkey.run(args.start + args.events)
     report.events -= args.start

@@ -417,3 +417,33 @@ def test_the_table_announces_the_step_that_ends_the_game(tmp_path, language):
                 assert_live_is_fresh(ui, "one cube more")
         finally:
             ui.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_odds_table_explains_the_ghosts_part(tmp_path, language):
+    """In Catacombs every ghost drawn costs every player 1 health: the odds table says so
+    (and how many ghosts can be drawn) beside the rows that count them."""
+    from companion.ui.odds import OddsView
+
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    try:
+        new_game(ui, 3, "catacombs")
+        ctl = ui.app.controller
+        ctl.do({"do": "ghost"})
+        ctl.do({"do": "ghost"})
+        ui.frames(3)
+        assert ctl.view().ghosts_in_area == 2
+        ui.tap(table_of(ui).ids.all_odds)
+        odds = next(w for w in ui.window.children if isinstance(w, OddsView))
+        ui.frames(3)
+        words = {"en": "2 ghosts can be drawn", "ru": "Может выпасть 2 призрака"}[language]
+        notes = [w for w in odds.walk() if isinstance(w, Label) and words in w.text]
+        assert len(notes) == 1 and notes[0].texture_size[0] <= odds.width
+        if SHOTS is not None:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            ui.screenshot(SHOTS / f"odds-ghosts-{language}.png")
+        assert not problems(odds), problems(odds)
+        odds.dismiss(animation=False)
+    finally:
+        ui.close()

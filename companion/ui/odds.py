@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-from companion.i18n import _, player_name
+from companion.i18n import _, ngettext, player_name
 from companion.ui.colours import colour
 from companion.view import PlayerView, TableView, next_draw_title, percent
 
@@ -84,6 +84,19 @@ class OddsView(ModalView):
         box.add_widget(Label(text=note.format(skull=SKULL), markup=True, font_size="20sp",
                              size_hint_y=None, height=26 if many else 30,
                              color=(0.85, 0.87, 0.9, 1)))  # fmt: skip
+        ghosts = dict(view.bag).get("ghost", 0) + view.ghosts_in_area
+        if view.edition == "catacombs" and ghosts:
+            # the ghosts' part: every ghost drawn hurts every player, counted in each row
+            ghost_note = ngettext(
+                "{n} ghost can be drawn: each ghost drawn costs every player 1 health",
+                "{n} ghosts can be drawn: each ghost drawn costs every player 1 health",
+                ghosts,
+            ).format(n=ghosts)
+            line = Label(text=ghost_note, font_size="20sp", size_hint_y=None, halign="center",
+                         color=(0.8, 0.85, 0.95, 1))  # fmt: skip
+            line.bind(width=lambda w, width: setattr(w, "text_size", (width - 16, None)),
+                      texture_size=lambda w, size: setattr(w, "height", size[1]))  # fmt: skip
+            box.add_widget(line)
         row_height = 50 if many else 60
         for p in inside:
             row = BoxLayout(size_hint_y=None, height=row_height, spacing=4)
