@@ -399,6 +399,9 @@ def test_the_table_announces_the_step_that_ends_the_game(tmp_path, language):
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 ui.screenshot(SHOTS / f"table-ends-{case}-{language}.png")
             assert not problems(screen, figures(screen)), problems(screen, figures(screen))
+            # the certain knock-out's figures whole, as drawn (100%: the widest they get)
+            ink = ink_problems(ui, INK_FIGURE if players <= 4 else INK_FIGURE_SIX)
+            assert not ink, ink
             inside = [p for p in screen.panels() if not p.out]
             assert inside and all(p.knock_out == 1 and "100%" in p.risk_text for p in inside)
             assert_live_is_fresh(ui, f"{case}: the step that ends the game")

@@ -267,12 +267,12 @@ class Figures(DrawnWidget):
         hw, hh = self.health_ink.size
         self.health_ink.place(heart_x + kw + dp(2), cy - hh / 2)
         # the odds (or the status), in the room left on the right, one line under another
-        left = heart_x + kw + dp(2) + max(hw, dp(58)) + gap
+        left = heart_x + kw + dp(2) + hw + gap
         room = max(1.0, self.right - left)
         lines = list(self.risk_lines)[:2]
         inks = []
         for i, ink in enumerate(self.risk_inks):
-            ink.options["bold"] = self.risk_bold
+            ink.options["bold"] = self.risk_bold and not self.compact  # 5-6: no room for it
             text = lines[i] if i < len(lines) else ""
             ink.show(text, self.risk_colour)
             if ink.size[0] > room:
@@ -361,10 +361,11 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
         if p.odds and not p.out:
             ko = p.knock_out
             self.knock_out = ko
-            lost = f"{p.expected_damage:.1f}"
+            damage = p.expected_damage
+            lost = f"{damage:.1f}" if damage < 9.95 else f"{damage:.0f}"  # −10, not −10.0
             lost = "0" if lost == "0.0" else "−" + lost
-            if compact:
-                self.risk_text = f"{SKULL} {percent(ko)}\n{HEART} {lost}"
+            if compact:  # figures with their signs, close: six panels share the screen
+                self.risk_text = f"{SKULL}{percent(ko)}\n{HEART}{lost}"
             else:
                 self.risk_text = "\n".join((
                     _("knock-out {chance}").format(chance=percent(ko)),
