@@ -27,6 +27,7 @@ from companion.store import GameStore  # noqa: E402
 from companion.store.seal import key_path  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from tests.screen_metrics import INK_FIGURE, ink_problems  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 
@@ -203,6 +204,10 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     drawer(ui, "Burgle", "Burgle", "Dragon's Eye", "Treasure Hunter")
     scoring = ui.app.screens.get_screen("scoring")
     shot(ui, "08-scoring")
+    # read from across the table: every text drawn 18 px high at least, nothing cut
+    assert not ink_problems(ui, INK_FIGURE, with_figures=False), ink_problems(
+        ui, INK_FIGURE, with_figures=False
+    )
     assert scoring.player == "red" and "Cards: " in scoring.parts_text
     ui.tap("Treasure Hunter")  # tapped in the deck list: taken out again
     assert sorted(ui.app.controller.deck("red")) == ["Burgle", "Burgle", "Dragon's Eye"]

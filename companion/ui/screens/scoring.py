@@ -108,7 +108,8 @@ class ScoringScreen(Layout, Screen):
             "knocked out in the Depths": ed_(edition, "knocked out in the Depths"),
         }
         parts = score.parts if score is not None else ()
-        lines = [f"{part_name(k, edition)}: {v}" for k, v in parts]
+        # the parts that count (a zero says nothing), then the total, in view at once
+        lines = [f"{part_name(k, edition)}: {v}" for k, v in parts if v]
         if score is not None and not score.qualifies:
             lines.insert(0, f"[color=ff8866]{reasons.get(score.reason, score.reason)}[/color]")
         total = _("Total")
@@ -122,8 +123,10 @@ class ScoringScreen(Layout, Screen):
                 big_button(
                     f"{name} ×{n}" if n > 1 else name,
                     partial(ctl.remove_from_deck, name),
-                    height=48,
-                    font_size="20sp",
+                    height=64,
+                    font_size="26sp",
+                    shorten=False,  # a card's name whole, on two lines if it must
+                    line_height=0.88,
                 )
             )
 
@@ -147,10 +150,10 @@ class ScoringScreen(Layout, Screen):
                     background_color=colour(p.name) if chosen else _dim(colour(p.name)),
                     color=text_colour(p.name) if chosen else (1, 1, 1, 1),
                     bold=chosen,
-                    height=56,
-                    font_size="20sp",
+                    height=64,
+                    font_size="26sp",
                     shorten=False,
-                    line_height=0.95,
+                    line_height=0.88,
                 )
             )
 
