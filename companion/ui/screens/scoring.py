@@ -90,8 +90,8 @@ class ScoringScreen(Layout, Screen):
         score = next((s for s in view.scores if s.player == self.player), None)
         cards = list(score.deck) if score is not None else []
         self.heading = ngettext(
-            "{player}: {n} card scanned. Tap a card to take it out.",
-            "{player}: {n} cards scanned. Tap a card to take it out.",
+            "{player}: {n} card (a tap takes one out)",
+            "{player}: {n} cards (a tap takes one out)",
             len(cards),
         ).format(player=player_name(self.player, capital=True), n=len(cards))
         place = next((r for r in view.ranking if r.player == self.player), None)
