@@ -422,8 +422,8 @@ def test_the_table_announces_the_step_that_ends_the_game(tmp_path, language):
             ui.close()
 
 
-@pytest.mark.parametrize("language", ["en", "ru"])
-def test_the_odds_table_explains_the_ghosts_part(tmp_path, language):
+@pytest.mark.parametrize(("language", "players"), [("en", 3), ("ru", 3), ("uk", 6)])
+def test_the_odds_table_explains_the_ghosts_part(tmp_path, language, players):
     """In Catacombs every ghost drawn costs every player 1 health: the odds table says so
     (and how many ghosts can be drawn) beside the rows that count them."""
     from companion.ui.odds import OddsView
@@ -431,7 +431,7 @@ def test_the_odds_table_explains_the_ghosts_part(tmp_path, language):
     db = tmp_path / "games.db"
     ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
     try:
-        new_game(ui, 3, "catacombs")
+        new_game(ui, players, "catacombs")
         ctl = ui.app.controller
         ctl.do({"do": "ghost"})
         ctl.do({"do": "ghost"})
@@ -440,12 +440,19 @@ def test_the_odds_table_explains_the_ghosts_part(tmp_path, language):
         ui.tap(table_of(ui).ids.all_odds)
         odds = next(w for w in ui.window.children if isinstance(w, OddsView))
         ui.frames(3)
-        words = {"en": "2 ghosts can be drawn", "ru": "Может выпасть 2 призрака"}[language]
+        words = {"en": "2 ghosts can be drawn", "ru": "Может выпасть 2 призрака",
+                 "uk": "Може випасти 2 привиди"}[language]  # fmt: skip
         notes = [w for w in odds.walk() if isinstance(w, Label) and words in w.text]
         assert len(notes) == 1 and notes[0].texture_size[0] <= odds.width
+        # six rows and the ghosts' line: every text on the screen (a monkey found the
+        # title pushed off its top)
+        for w in odds.walk():
+            if isinstance(w, Label) and w.text:
+                x, y = w.to_window(w.x, w.y)
+                assert y >= 0 and y + w.height <= 480 + 1, (w.text, y, w.height)
         if SHOTS is not None:
             SHOTS.mkdir(parents=True, exist_ok=True)
-            ui.screenshot(SHOTS / f"odds-ghosts-{language}.png")
+            ui.screenshot(SHOTS / f"odds-ghosts-{language}-{players}.png")
         assert not problems(odds), problems(odds)
         odds.dismiss(animation=False)
     finally:

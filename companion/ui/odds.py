@@ -80,12 +80,14 @@ class OddsView(ModalView):
         box = BoxLayout(orientation="vertical", padding=8, spacing=4 if many else 6)
         box.add_widget(Label(text=odds_title(view), font_size="22sp", bold=True,
                              size_hint_y=None, height=30 if many else 36))  # fmt: skip
-        note = _("The chance of losing each amount of health; {skull}: knocked out")
-        box.add_widget(Label(text=note.format(skull=SKULL), markup=True, font_size="20sp",
-                             size_hint_y=None, height=26 if many else 30,
-                             color=(0.85, 0.87, 0.9, 1)))  # fmt: skip
         ghosts = dict(view.bag).get("ghost", 0) + view.ghosts_in_area
-        if view.edition == "catacombs" and ghosts:
+        ghost_line = view.edition == "catacombs" and ghosts > 0
+        if not (many and ghost_line):  # 5-6 players: room for one line of notes only
+            note = _("The chance of losing each amount of health; {skull}: knocked out")
+            box.add_widget(Label(text=note.format(skull=SKULL), markup=True, font_size="20sp",
+                                 size_hint_y=None, height=26 if many else 30,
+                                 color=(0.85, 0.87, 0.9, 1)))  # fmt: skip
+        if ghost_line:
             # the ghosts' part: every ghost drawn hurts every player, counted in each row
             ghost_note = ngettext(
                 "{n} ghost can be drawn: each ghost drawn costs every player 1 health",
@@ -109,7 +111,8 @@ class OddsView(ModalView):
                 row.add_widget(OddsCell(what, chance, colour(p.name)))
             row.add_widget(Label())
             box.add_widget(row)
-        box.add_widget(Label())
+        if not many:
+            box.add_widget(Label())  # the rows at the top, Close at the bottom
         close = _("Close")
         from companion.ui.screens.kit import big_button
 
