@@ -403,9 +403,9 @@ def row_name(card: str) -> str:
     """A card's name as the row shows it: a card without a tag in a few words of the
     table's language (the log keeps the catalog's name)."""
     if card == UNTAGGED[False]:
-        return _("No tag")
+        return _("Untagged")
     if card == UNTAGGED[True]:
-        return _("No tag: dragon")
+        return _("Untagged, dragon")
     return card
 
 
