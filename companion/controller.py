@@ -505,7 +505,7 @@ class Controller(LiveGame):
         return sorted(found.items(), key=lambda item: item[0].casefold())
 
     def offers(self, player: str) -> list[Offer]:
-        """What ``player`` may do now beyond clank, as the kind says is legal
+        """What ``player`` may do now, clank first, as the kind says is legal
         (``companion.kinds.clank.legal``): nothing outside play."""
         if self.table is None or self.phase != "playing":
             return []

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.clock import Clock
 
 from companion.controller import Controller
-from companion.i18n import _, ed_, ngettext, player_name
+from companion.i18n import _, ngettext, player_name
 from companion.kinds import kind_of
 from companion.kinds.base import KindControl, TableFace
 from companion.live import Update
@@ -151,12 +151,8 @@ class TableDesk:
             return
         ctl = self.controller
         aim = ctl.moment()  # the menu offers what was legal as it opened
-        out = ctl.view().player(player).out  # an out player's cubes stay as they are
-        clank = [(ed_(ctl.edition, "Clank! {n}").format(n=f"{n:+d}".replace("-", "−")),
-                  partial(self.act, {"do": "clank", "player": player, "n": n}, aim))
-                 for n in (1, 2, 3, -1) if not out]  # fmt: skip
-        entries = clank + [(offer_label(o, ctl.edition), partial(self.act, dict(o.action), aim))
-                           for o in ctl.offers(player)]  # fmt: skip
+        entries = [(offer_label(o, ctl.edition), partial(self.act, dict(o.action), aim))
+                   for o in ctl.offers(player)]  # fmt: skip
         Picker(_("{player}: what happened?").format(player=player_name(player, capital=True)),
                entries).open()  # fmt: skip
 

@@ -15,7 +15,7 @@ from companion.view import Offer
 
 
 def legal_actions(game: Game, player: str) -> list[Offer]:
-    """What ``player`` may do now beyond clank (nothing once the game is over, or for a
+    """What ``player`` may do now, clank first (nothing once the game is over, or for a
     player out of it)."""
     s = game.state
     p = s.players.get(player)
@@ -30,6 +30,8 @@ def legal_actions(game: Game, player: str) -> list[Offer]:
             action["player"] = player
         out.append(Offer(what, action, name, value))
 
+    for n in (1, 2, 3, -1):  # cubes into (or back out of) the Clank! area
+        add("clank", {"n": n}, value=n)
     for n in (1, 2, 5):
         add("gold", {"n": n}, value=n)
     for n in (1, 7):

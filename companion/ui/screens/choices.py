@@ -48,8 +48,8 @@ def catalog_components(edition: str, *, cards: tuple[str, ...], tokens: bool) ->
 
 
 def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
-    """What a player can do beyond clank, two taps from their panel: only what the rules
-    allow now (the controller's offers), each in the table's words."""
+    """What a player can do, a tap on their panel away: only what the rules allow now
+    (the controller's offers, clank first), each in the table's words."""
     ctl = app().controller
     edition = ctl.edition
     return [(offer_label(o, edition), partial(ctl.do, dict(o.action)))
@@ -57,6 +57,8 @@ def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
 
 
 def offer_label(o: Offer, edition: str) -> str:
+    if o.what == "clank":
+        return ed_(edition, "Clank! {n}").format(n=f"{o.n:+d}".replace("-", "−"))
     if o.what == "gold":
         labels = {1: _("Gold +1"), 2: _("Gold +2"), 5: _("Gold +5"), -1: _("Gold −1"),
                   -7: _("Gold −7")}  # fmt: skip
