@@ -150,6 +150,13 @@ class Ink:
                 self.rect.size = (0, 0)
         self.colour.rgba = rgba
 
+    def show_within(self, text: str, rgba: Any, room: float, halign: str = "left") -> None:
+        """``text`` as it comes when it fits ``room`` px (its texture as wide as its words),
+        else shortened to ``room``."""
+        self.show(text, rgba)
+        if self.size[0] > room:
+            self.show(text, rgba, width=max(1.0, room), halign=halign)
+
     def place(self, x: float, y: float) -> None:
         self.rect.pos = (round(x), round(y))
 

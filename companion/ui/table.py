@@ -152,8 +152,8 @@ class BagRow(DrawnWidget):
 
 class PanelHeader(DrawnWidget):
     """A panel's first line: the player's letter in a disc of their colour, their name;
-    on the right their gold and artifacts (or the like), and the turn marker (white: no
-    player is white) where there is room for it (the white frame marks the turn too)."""
+    on the right their gold and artifacts (or the like) and, with 2-4 players, the turn
+    marker (white: no player is white; with 5-6 the panel's white frame alone)."""
 
     letter = StringProperty("")
     name = StringProperty("")
@@ -185,27 +185,17 @@ class PanelHeader(DrawnWidget):
         self.letter_ink.show(self.letter, self.ink_colour)
         lw, lh = self.letter_ink.size
         self.letter_ink.place(x + (dp(30) - lw) / 2, cy - lh / 2)
-        room = max(1.0, self.width - dp(30) - gap)
         # the name whole first, then the turn marker (2-4 players), then the info
-        self.name_ink.show(self.name, (1, 1, 1, 1), width=None)
-        name_w = self.name_ink.size[0]
-        if name_w > room:
-            self.name_ink.show(self.name, (1, 1, 1, 1), width=room)
-            name_w = room
-        self.info_ink.show(self.info, (0.93, 0.93, 0.96, 1))
-        info_w = self.info_ink.size[0]
-        if self.active and not self.compact:
-            self.turn_ink.show(self.turn, (0.1, 0.1, 0.12, 1))
-            room -= self.turn_ink.size[0] + dp(10) + gap
-        left = room - name_w - gap
-        if info_w > left:
-            self.info_ink.show(self.info, (0.93, 0.93, 0.96, 1), width=max(1.0, left),
-                               halign="right")  # fmt: skip
-            info_w = self.info_ink.size[0] if left > 1 else 0
-        marked = self.active and not self.compact  # 5-6 players: the white frame alone
+        marked = self.active and not self.compact
         self.turn_ink.show(self.turn if marked else "", (0.1, 0.1, 0.12, 1))
         tw, th = self.turn_ink.size
         badge = tw + dp(10) if marked else 0
+        room = max(1.0, self.width - dp(30) - gap)
+        self.name_ink.show_within(self.name, (1, 1, 1, 1), room)
+        name_w = self.name_ink.size[0]
+        left = room - (badge + gap if badge else 0) - name_w - gap
+        self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), left, halign="right")
+        info_w = self.info_ink.size[0] if left > 1 else 0
         self._badge_colour.a = 1 if badge else 0
         self._badge.pos = (self.right - badge, cy - dp(14))
         self._badge.size = (badge, dp(28))
@@ -274,9 +264,7 @@ class Figures(DrawnWidget):
         for i, ink in enumerate(self.risk_inks):
             ink.options["bold"] = self.risk_bold and not self.compact  # 5-6: no room for it
             text = lines[i] if i < len(lines) else ""
-            ink.show(text, self.risk_colour)
-            if ink.size[0] > room:
-                ink.show(text, self.risk_colour, width=room, halign="right")
+            ink.show_within(text, self.risk_colour, room, halign="right")
             if text:
                 inks.append(ink)
         step = dp(27)
@@ -316,6 +304,7 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
     # their signs at 5-6 players)
     risk_text = StringProperty("")
     knock_out = NumericProperty(0)  # the next draw's knock-out chance
+    danger = BooleanProperty(False)  # the risk is real: the odds in amber, bold
     risk_colour = ListProperty([0.88, 0.9, 0.93, 1])
 
     def on_release(self) -> None:
@@ -371,10 +360,11 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
                     _("knock-out {chance}").format(chance=percent(ko)),
                     _("expected {loss}").format(loss=f"{lost} {HEART}"),
                 ))  # fmt: skip
-            danger = ko >= 0.1 or (ko > 0 and p.health <= 2)
-            self.risk_colour = [1, 0.82, 0.3, 1] if danger else [0.88, 0.9, 0.93, 1]
+            self.danger = ko >= 0.1 or (ko > 0 and p.health <= 2)
+            self.risk_colour = [1, 0.82, 0.3, 1] if self.danger else [0.88, 0.9, 0.93, 1]
         else:
             self.knock_out = 0
+            self.danger = False
             self.risk_text = ""
             self.risk_colour = [0.88, 0.9, 0.93, 1]
         self._draw_parts()
@@ -396,7 +386,7 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
         else:
             figures.risk_lines = self.risk_text.split("\n") if self.risk_text else []
             figures.risk_colour = self.risk_colour
-            figures.risk_bold = self.risk_colour[2] < 0.5
+            figures.risk_bold = self.danger
 
 
 def row_name(card: str) -> str:
