@@ -103,7 +103,7 @@ class NextAttack(DrawnWidget):
         # as wide as its words and number (it sets its own width): the rest of the row
         # is the rage track's, or the warning that the next draw ends the game
         wide = dp(12) + self.caption_ink.size[0] + dp(6) + box
-        if abs(self.width - wide) > 0.5:
+        if abs(self.size[0] - wide) > 0.5:
             self.width = wide  # drawn again at its new width
         self._back.pos, self._back.size = self.pos, self.size
         self.number_ink.place(self.right - box + (box - nw) / 2, cy - nh / 2)
