@@ -457,3 +457,51 @@ def test_the_odds_table_explains_the_ghosts_part(tmp_path, language, players):
         odds.dismiss(animation=False)
     finally:
         ui.close()
+
+
+def test_a_scan_draws_the_new_card_alone_and_no_tag_waits_in_its_place(tmp_path):
+    """A card leaving the row, or one revealed into it, leaves the other cards' words as
+    they were drawn (the same button, the same texture: a scan redraws little); while the
+    row is refilled, "No tag" stands in the next card's place, and the row's cards keep
+    their width."""
+    from companion.ui.table import RowCard
+
+    ui = Harness(tmp_path / "games.db")
+    try:
+        ctl = ui.app.controller
+        ctl.new_game({"edition": "clank", "players": ["red", "blue"]})
+        row = ["Tattle", "Sneak", "Search", "Pickaxe", "Lucky Coin", "Elven Boots"]
+        ctl.do({"do": "row", "cards": row})
+        ui.frames(3)
+        table = table_of(ui)
+
+        def shown() -> dict[str, RowCard]:
+            return {w.card: w for w in ui.widgets() if isinstance(w, RowCard) and w.opacity}
+
+        before = {name: (w, w.texture, w.width) for name, w in shown().items()}
+        assert set(before) == set(row)
+        ui.tap("Sneak")  # bought: the cards after it slide along
+        ui.frames(3)
+        after = shown()
+        assert set(after) == set(row) - {"Sneak"}
+        for name, w in after.items():
+            widget, texture, width = before[name]
+            assert w is widget and w.texture is texture, name  # not laid out again
+            assert w.width == pytest.approx(width), name  # an empty place, no widening
+        xs = [after[name].x for name in ("Tattle", "Search", "Pickaxe")]
+        assert xs == sorted(xs)  # in the row's order still
+        ui.tap("End turn (red)")
+        assert table.refilling
+        no_tag = ui.find("No tag")
+        assert no_tag.parent is not None and no_tag.parent.parent is not None
+        last = max(w.right for w in shown().values())
+        assert no_tag.x > last and no_tag.width == pytest.approx(width)  # the next place
+        ctl.scan_component(resolve("card", "clank", "Tunnel Guide"))  # the row is full
+        ui.frames(3)
+        assert not table.refilling
+        with pytest.raises(LookupError):
+            ui.find("No tag")
+        assert all(shown()[name] is before[name][0] for name in ("Tattle", "Elven Boots"))
+        assert_live_is_fresh(ui, "after the refill")
+    finally:
+        ui.close()

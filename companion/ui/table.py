@@ -26,6 +26,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
 from companion.catalog import UNTAGGED
@@ -187,7 +188,8 @@ class PanelHeader(DrawnWidget):
         self.letter_ink.place(x + (dp(30) - lw) / 2, cy - lh / 2)
         # the name whole first, then the turn marker (2-4 players), then the info
         marked = self.active and not self.compact
-        self.turn_ink.show(self.turn if marked else "", (0.1, 0.1, 0.12, 1))
+        # made once, shown or not (as the turn moves, no new texture)
+        self.turn_ink.show(self.turn, (0.1, 0.1, 0.12, 1 if marked else 0))
         tw, th = self.turn_ink.size
         badge = tw + dp(10) if marked else 0
         room = max(1.0, self.width - dp(30) - gap)
@@ -408,8 +410,12 @@ class RowCard(Layout, Steady, Button):
     danger = BooleanProperty(False)
     revealed = BooleanProperty(False)
 
-    def on_card(self, widget: Any, card: str) -> None:
-        self.meaning = card  # another card re-flowed under the finger: inert a moment
+
+class NoTagButton(Layout, Button):
+    """While the row is refilled, in the next card's place: the card revealed there has
+    no tag (the table then says which card it is)."""
+
+    layouts = ("table.kv",)
 
 
 class TableScreen(Layout, Screen):
@@ -531,15 +537,22 @@ class TableScreen(Layout, Screen):
 
     # ------------------------------------------------------------ the row
     def _show_row(self, view: TableView) -> None:
-        """The row's buttons are kept and relabelled, spare ones hidden: making buttons at
-        every scan costs the redraw time and leaves garbage for the collector to sweep
-        in the middle of a game."""
+        """The row's buttons are kept, spare ones hidden: making buttons at every scan
+        costs the redraw time and leaves garbage for the collector to sweep in the middle
+        of a game. A card still in the row keeps its button (moved to the card's place),
+        so that a scan draws the words of the new card alone, not of every card that
+        slid along."""
         box = self.ids.row
         cards = [w for w in reversed(box.children) if isinstance(w, RowCard)]
-        empty = [w for w in box.children if not isinstance(w, RowCard)]
-        if not view.row:
+        empty = [w for w in box.children if isinstance(w, Label) and not isinstance(w, Button)]
+        no_tag = self._no_tag_button()
+        no_tag.text = _("No tag")
+        shown = view.refilling
+        no_tag.opacity, no_tag.disabled = (1, False) if shown else (0, True)
+        if not view.row and not shown:
             for w in cards:
                 self._hide(w)
+            no_tag.size_hint_x, no_tag.width = None, 0
             if not empty:
                 box.add_widget(
                     Label(text=_("empty: scan the cards as they are dealt"), font_size=TEXT)
@@ -547,29 +560,76 @@ class TableScreen(Layout, Screen):
             return
         for w in empty:
             box.remove_widget(w)
-        while len(cards) < len(view.row):
+        texts = [
+            (WARNING if card.danger else "") + escape_markup(row_name(card.name))
+            for card in view.row
+        ]
+        # each card's button: the one already showing its words, else a spare one
+        spare = list(cards)
+        chosen: list[RowCard | None] = []
+        for text in texts:
+            same = next((b for b in spare if b.opacity and b.text == text), None)
+            if same is not None:
+                spare.remove(same)
+            chosen.append(same)
+        for i, button in enumerate(chosen):
+            if button is None:
+                if spare:
+                    button = spare.pop(0)
+                else:
+                    button = RowCard()
+                    button.bind(on_release=self._row_tapped)
+                chosen[i] = button
+        placed = [b for b in chosen if b is not None]
+        # the row's every place holds a button: a card, while the row is refilled "No
+        # tag" in the next card's place, else a spare one, empty. The cards keep their
+        # width as the row empties and fills (their words are not laid out again).
+        taken = len(placed) + (1 if shown else 0)
+        while taken + len(spare) < view.row_size:
             button = RowCard()
             button.bind(on_release=self._row_tapped)
-            box.add_widget(button)
-            cards.append(button)
-        for button in cards[len(view.row) :]:
-            self._hide(button)
-        for button, card in zip(cards, view.row, strict=False):
+            spare.append(button)
+        order: list[Widget] = [*placed, no_tag, *spare]
+        if order != [w for w in reversed(box.children) if w not in empty]:
+            for button in [*cards, no_tag]:
+                if button.parent is not None:  # the row's box (ids hold a proxy of it)
+                    box.remove_widget(button)
+            for button in order:  # the cards in their order, the spare ones after them
+                box.add_widget(button)
+        no_tag.size_hint_x = 1 if shown else None
+        if not shown:
+            no_tag.width = 0
+        for i, button in enumerate(spare):
+            self._hide(button, room=taken + i < view.row_size)
+        for place, (button, card, text) in enumerate(zip(placed, view.row, texts, strict=True)):
             button.card = card.name
+            # another card under the finger (one slid along, or a new one): inert a moment
+            button.meaning = f"{place} {card.name}"
             button.revealed = card.revealed
             button.danger = card.danger
             button.disabled = card.revealed or view.game_over
-            button.text = (WARNING if card.danger else "") + escape_markup(row_name(card.name))
+            button.text = text
             button.opacity = 1
             button.size_hint_x = 1
 
     @staticmethod
-    def _hide(button: RowCard) -> None:
+    def _hide(button: RowCard, room: bool = False) -> None:
+        """A spare button: an empty place of the row (``room``), or no room at all."""
         button.card = ""
         button.opacity = 0
         button.disabled = True
-        button.size_hint_x = None
-        button.width = 0
+        button.size_hint_x = 1 if room else None
+        if not room:
+            button.width = 0
+
+    def _no_tag_button(self) -> Button:
+        """The refill's "No tag", made once: a revealed card without a tag."""
+        button: Button | None = getattr(self, "_no_tag", None)
+        if button is None:
+            button = NoTagButton()
+            button.bind(on_release=lambda b: self.no_tag())
+            self._no_tag = button
+        return button
 
     def _row_tapped(self, button: RowCard) -> None:
         ctl = App.get_running_app().controller
