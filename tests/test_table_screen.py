@@ -505,3 +505,41 @@ def test_a_scan_draws_the_new_card_alone_and_no_tag_waits_in_its_place(tmp_path)
         assert_live_is_fresh(ui, "after the refill")
     finally:
         ui.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "uk", "es"])
+def test_the_bag_row_holds_every_chip_and_the_ghosts_at_five_and_six(tmp_path, language):
+    """Catacombs with five or six players, every seat's cubes in the bag by the dozen and
+    ghosts waiting in the Clank! area: the bag row keeps every chip, the ghosts and All
+    odds on the screen, nothing of them shortened (a screenshot showed "1 gh...lank!")."""
+    found = []
+    for players in (5, 6):
+        db = tmp_path / f"{players}.db"
+        ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+        try:
+            new_game(ui, players, "catacombs")
+            ctl = ui.app.controller
+            for seat in SEATS[:players]:
+                ctl.do({"do": "clank", "player": seat, "n": 14})
+            ctl.do({"do": "attack"})  # the cubes go into the bag (a few are drawn)
+            close_popups(ui)
+            ctl.do({"do": "ghost"})
+            ui.frames(3)
+            view = ctl.view()
+            assert view.ghosts_in_area == 1
+            assert all(n >= 10 for kind, n in view.bag if kind in SEATS)
+            screen = table_of(ui)
+            if SHOTS is not None:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                ui.screenshot(SHOTS / f"table-bag-{language}-{players}.png")
+            bag = screen.ids.bag
+            texts = [t.text for t in bag.drawn_texts()]
+            assert any(t.endswith("+1") for t in texts), texts  # the ghost waiting
+            for w in (bag, screen.ids.all_odds):
+                x, _y = w.to_window(w.x, w.y)
+                assert x >= 0 and x + w.width <= 800 + 1, (type(w).__name__, x, w.width)
+            for p in ink_problems(ui, INK_FIGURE_SIX):
+                found.append(f"{language} {players}: {p}")
+        finally:
+            ui.close()
+    assert not found, "\n".join(found)

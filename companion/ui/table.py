@@ -122,7 +122,8 @@ class BagRow(DrawnWidget):
     As wide as its chips (it sets its own width)."""
 
     chips = ListProperty([])  # (text, swatch, ink, outlined) per chip
-    drawn_from = ("chips",)
+    tight = BooleanProperty(False)  # 5-6 players: narrower chips
+    drawn_from = ("chips", "tight")
 
     def __init__(self, **kwargs: Any) -> None:
         self._chips: list[tuple[Any, Any, Any, Any, Ink]] = []
@@ -141,7 +142,7 @@ class BagRow(DrawnWidget):
             fill, body, edge, outline, ink = chip
             ink.show(text, ink_colour)
             tw, th = ink.size
-            width = max(dp(52), tw + dp(16))
+            width = max(dp(44), tw + dp(10)) if self.tight else max(dp(52), tw + dp(16))
             fill.rgba = swatch
             body.pos, body.size = (x, self.y + dp(2)), (width, self.height - dp(4))
             edge.rgba = (0.85, 0.85, 0.9, 1) if outlined else (0, 0, 0, 0)
@@ -494,12 +495,21 @@ class TableScreen(Layout, Screen):
 
     def _show_bag(self, view: TableView) -> None:
         chips = []
+        ghosts = view.ghosts_in_area
+        # with 5-6 players the row has no room for the ghosts' words: the ghost chip
+        # counts those waiting in the Clank! area after a plus (All odds says it in words)
+        crowded = len(view.players) > 4
         for kind, n in view.bag:
             if kind == "ghost" and view.edition != "catacombs":
                 continue
             swatch = list(colour(kind)) if kind != "black" else [0.03, 0.03, 0.04, 1]
             mark = {"black": "", "ghost": ed_(view.edition, "ghost")}.get(kind, letter(kind))
-            chips.append((f"{mark} {n}".strip(), swatch, list(text_colour(kind)), kind == "black"))
+            # letter and count close with 5-6 players: eight chips share the row
+            text = f"{mark}{'' if crowded and kind != 'ghost' else ' '}{n}".strip()
+            if kind == "ghost" and crowded and ghosts:
+                text += f"+{ghosts}"
+            chips.append((text, swatch, list(text_colour(kind)), kind == "black"))
+        self.ids.bag.tight = crowded
         self.ids.bag.chips = chips
         undone = sum(1 for d in view.draws if d.undone)
         self.undone_note = (
@@ -507,10 +517,9 @@ class TableScreen(Layout, Screen):
             if undone
             else ""
         )
-        ghosts = view.ghosts_in_area
         self.bag_note = (
             ngettext("{n} ghost in Clank!", "{n} ghosts in Clank!", ghosts).format(n=ghosts)
-            if ghosts
+            if ghosts and not crowded
             else ""
         )
 
