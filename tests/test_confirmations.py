@@ -22,6 +22,7 @@ KivyConfig.set("graphics", "height", "480")
 
 from kivy.app import App  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.modalview import ModalView  # noqa: E402
 
 from companion.config import AppConfig, Config  # noqa: E402
@@ -382,3 +383,55 @@ def test_the_answer_is_inert_at_first_looks_it_and_lies_over_no_turn_button(ui):
     touch.touch_down()
     touch.touch_up()
     ui.until(lambda: not [w for w in ui.window.children if isinstance(w, ModalView)])
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "uk", "es"])
+def test_every_question_fits_its_box_in_table_sized_words(tmp_path, language):
+    """The questions and their notes in table-sized words (26 px), whole inside the
+    question's box in every language: the longest ones, with the longest names in them."""
+    from companion.i18n import _, ngettext, player_name
+    from companion.ui.ink import screen_metrics
+
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    try:
+        player = player_name("purple", capital=True)
+        draws = ngettext(
+            "Draw {numbers} stays in the log, marked undone: done again, the attack draws "
+            "new cubes.",
+            "Draws {numbers} stay in the log, marked undone: done again, the attacks draw "
+            "new cubes.",
+            2,
+        ).format(numbers="#12, #13")
+        questions = [
+            (_("Undo “{what}”?").format(what=_("End turn ({player})").format(player=player)),
+             _("Yes, undo it"), draws),
+            (_("Opening row: {n} of {size} cards scanned. Start the first turn?").format(
+                n=3, size=6), _("Yes, start the first turn"),
+             _("The client seed is fixed with these cards; the missing ones come with the "
+               "first refill.")),
+            (_("{what}: the game ends. Go on?").format(
+                what=_("{player} escapes").format(player=player)), _("Yes, end the game"),
+             _("The server seed is revealed and nothing can be undone: the scoring begins.")),
+            (_("Give the phones a new link? The old one stops working at once."),
+             _("Yes, a new link"), _("Every phone scans the new code again: Menu, then Phones.")),
+            (_("Abandon the game? Its seed is revealed; it cannot go on."), _("Yes, abandon it"),
+             ""),
+        ]  # fmt: skip
+        for question, yes, note in questions:
+            confirm = Confirm(question, yes, lambda: None, note=note)
+            confirm.open(animation=False)
+            ui.frames(4)
+            for w in confirm.walk():
+                if isinstance(w, Label) and w.text and w.opacity > 0:
+                    tw, th = w.texture_size
+                    assert th <= w.height + 1 and tw <= w.width + 1, (language, w.text, w.size,
+                                                                      w.texture_size)  # fmt: skip
+                    assert w.font_size >= 26, (language, w.text)
+            measured = screen_metrics(ui.window)
+            assert not measured["cut"], (language, measured["cut"])
+            assert measured["smallest_text_ink"] >= 18, (language, question)
+            confirm.dismiss(animation=False)
+            ui.frames(2)
+    finally:
+        ui.close()

@@ -64,6 +64,30 @@ def test_a_larger_font_measures_higher_ink_and_a_cut_text_is_listed(ui):
             ui.window.remove_widget(w)
 
 
+def test_a_text_scrolled_partly_out_of_sight_is_not_measured(ui):
+    """A list in a scrolled view shows its last entry cut by the view's edge until a
+    finger scrolls to it: that sliver of ink is no text size; the entries in view are."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
+
+    view = ScrollView(size_hint=(None, None), size=(300, 100), pos=(20, 200))
+    column = BoxLayout(orientation="vertical", size_hint_y=None, height=240)
+    for i in range(4):
+        column.add_widget(Label(text=f"entry {i}", font_size=26, size_hint_y=None, height=60))
+    view.add_widget(column)
+    ui.window.add_widget(view)
+    try:
+        ui.frames(3)
+        view.scroll_y = 1  # the first entry whole, the second cut by the bottom edge
+        ui.frames(3)
+        texts = {t["text"]: t for t in screen_metrics(ui.window)["texts"]}
+        assert "entry 0" in texts and texts["entry 0"]["ink"] >= 14
+        assert "entry 1" not in texts and "entry 3" not in texts
+    finally:
+        ui.window.remove_widget(view)
+
+
 def test_a_screenshot_writes_its_metrics_beside_it(ui, tmp_path):
     shots = tmp_path / "shots"
     shots.mkdir()

@@ -70,6 +70,23 @@ def _shown(widget: Any) -> bool:
     return True
 
 
+def _within_view(widget: Any, x: float, y: float, w: float, h: float) -> bool:
+    """The box (window coordinates) lies whole inside every scrolled view around the
+    widget: a text scrolled partly out of sight is read once a finger scrolls to it."""
+    from kivy.uix.stencilview import StencilView
+
+    node = widget.parent
+    while node is not None and node is not node.get_root_window():
+        if isinstance(node, StencilView):
+            left, bottom = node.to_window(node.x, node.y)
+            if x < left - 1 or y < bottom - 1:
+                return False
+            if x + w > left + node.width + 1 or y + h > bottom + node.height + 1:
+                return False
+        node = node.parent
+    return True
+
+
 def walk(root: Any) -> Iterator[Any]:
     """``root`` and every widget under it."""
     stack = [root]
@@ -121,6 +138,8 @@ def screen_metrics(window: Any) -> dict[str, Any]:
                 # where its texture is drawn (centred on the widget), within the widget
                 tw, th = (min(a, b) for a, b in zip(w.texture_size, w.size, strict=True))
                 x, y = w.to_window(w.center_x - tw / 2, w.center_y - th / 2)
+                if not _within_view(w, x, y, tw, th):
+                    continue
                 texts.append(
                     {
                         "text": w.text,
@@ -135,7 +154,7 @@ def screen_metrics(window: Any) -> dict[str, Any]:
                 # other numbers (a rage space, a count in the bag) are texts
                 named = set(w.figures()) if hasattr(w, "figures") else set()
                 for t in w.drawn_texts():
-                    if not t.text.strip():
+                    if not t.text.strip() or not _within_view(w, t.x, t.y, t.width, t.height):
                         continue
                     texts.append(
                         {

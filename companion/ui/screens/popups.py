@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -38,9 +39,15 @@ class Picker(Layout, ModalView):
         super().__init__(size_hint=(0.96, 0.94), **kw)
         self.title = title
         grid: GridLayout = self.ids.grid
-        grid.add_widget(big_button(_("Close"), self.close, background_color=(0.4, 0.2, 0.2, 1)))
+        grid.add_widget(self._entry(_("Close"), self.close, background_color=(0.4, 0.2, 0.2, 1)))
         for text, action in entries:
-            grid.add_widget(big_button(text, partial(self._choose, action)))
+            grid.add_widget(self._entry(text, partial(self._choose, action)))
+
+    @staticmethod
+    def _entry(text: str, on_press: Callable[[], Any], **kw: Any) -> Any:
+        """An entry as large as the table's texts, in two lines when it needs them."""
+        return big_button(text, on_press, font_size="26sp", height=dp(72), shorten=False,
+                          line_height=0.88, **kw)  # fmt: skip
 
     def close(self) -> None:
         self.dismiss(animation=False)  # gone at once: the next tap reaches the table
@@ -68,7 +75,8 @@ class Confirm(Layout, ModalView):
     def __init__(
         self, question: str, yes: str, action: Callable[[], Any], note: str = "", **kw: Any
     ) -> None:
-        super().__init__(size_hint=(0.9, None), height=300, **kw)
+        # centred, its buttons above the table's bottom line (End turn) whatever the question
+        super().__init__(size_hint=(0.94, None), height=dp(300), **kw)
         self.question = question
         self.note = note
         self.yes_text = yes
