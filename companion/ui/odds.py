@@ -10,16 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.graphics import Color, Rectangle
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 
-from companion.i18n import _, ngettext, player_name
-from companion.ui.colours import colour
+from companion.i18n import _, ngettext
+from companion.ui.colours import colour, letter, text_colour
 from companion.view import PlayerView, TableView, next_draw_title, percent
 
 SKULL = "[font=DejaVuSans]☠[/font]"
 HEART = "[font=DejaVuSans]♥[/font]"
+TEXT = "26sp"  # the table's text size (TABLE_SCREEN.md: about 18 px of ink)
+CELL = dp(80)  # a column: "100%" in table-sized bold
 SHOWN = 0.005  # a health loss less likely than this gets no cell (0 and the knock-out always do)
 
 
@@ -47,16 +51,24 @@ def cells(p: PlayerView) -> list[tuple[str, float]]:
     return out
 
 
+def columns(players: list[PlayerView]) -> list[str]:
+    """The table's columns: each amount of health some player may lose (as ``cells``
+    shows it), in order, the knock-out last."""
+    order = {f"−{k} {HEART}" if k else f"0 {HEART}": k for k in range(100)}
+    seen = {what for p in players for what, _chance in cells(p) if what != SKULL}
+    return [*sorted(seen, key=order.__getitem__), SKULL]
+
+
 class OddsCell(Label):
-    """One amount of health lost and its chance; the cell's colour is as strong as the
-    chance is large."""
+    """A player's chance of one amount of health lost (its column says which); the cell's
+    colour is as strong as the chance is large."""
 
     def __init__(self, what: str, chance: float, rgba: tuple[float, ...], **kw: Any) -> None:
-        super().__init__(text=f"{what}\n[b]{percent(chance)}[/b]", markup=True, font_size="20sp",
-                         halign="center", valign="middle", line_height=0.95,
-                         size_hint_x=None, width=86, **kw)  # fmt: skip
+        self.what = what
+        super().__init__(text=percent(chance), bold=True, font_size=TEXT, halign="center",
+                         valign="middle", size_hint_x=None, width=CELL, **kw)  # fmt: skip
         base = (0.2, 0.21, 0.25)
-        strength = 0.15 + 0.85 * min(1.0, chance * 1.6) if chance > 0 else 0.0
+        strength = 0.25 + 0.75 * min(1.0, chance * 2)
         shade = [base[i] + (rgba[i] - base[i]) * strength for i in range(3)]
         with self.canvas.before:
             Color(*shade, 1)
@@ -70,23 +82,41 @@ class OddsCell(Label):
         self.text_size = self.size
 
 
+def _lines(text: str, **kw: Any) -> Label:
+    """Table-sized words across the view, as many lines as they take."""
+    label = Label(text=text, font_size=TEXT, size_hint_y=None, halign="center", **kw)
+    label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(16), None)),
+               texture_size=lambda w, size: setattr(w, "height", size[1]))  # fmt: skip
+    return label
+
+
 class OddsView(ModalView):
-    """Every player's distribution, one row each; Close at the bottom."""
+    """Every player's distribution, one row each, the player's letter in their colour
+    first; the title and Close on the first line. Every text table-sized (26 px); the
+    rows scroll when six players and the notes want more than the screen."""
 
     def __init__(self, view: TableView, **kw: Any) -> None:
-        super().__init__(size_hint=(0.98, 0.97), auto_dismiss=True, **kw)
+        super().__init__(size_hint=(0.98, 0.98), auto_dismiss=True, **kw)
+        from companion.ui.screens.kit import big_button
+
         inside = [p for p in view.players if p.odds and not p.out]
-        many = len(inside) > 4  # 5-6 players: every row a little lower, all on screen
-        box = BoxLayout(orientation="vertical", padding=8, spacing=4 if many else 6)
-        box.add_widget(Label(text=odds_title(view), font_size="22sp", bold=True,
-                             size_hint_y=None, height=30 if many else 36))  # fmt: skip
+        many = len(inside) > 4
+        box = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(6))
+        top = BoxLayout(size_hint_y=None, height=dp(48), spacing=dp(8))
+        title = Label(text=odds_title(view), font_size=TEXT, bold=True, halign="left",
+                      valign="middle")  # fmt: skip
+        title.bind(size=lambda w, size: setattr(w, "text_size", size))
+        top.add_widget(title)
+        close = big_button(_("Close"), lambda: self.dismiss(animation=False), height=dp(48),
+                           font_size=TEXT, size_hint_x=None, width=dp(150))  # fmt: skip
+        top.add_widget(close)
+        box.add_widget(top)
         ghosts = dict(view.bag).get("ghost", 0) + view.ghosts_in_area
         ghost_line = view.edition == "catacombs" and ghosts > 0
         if not (many and ghost_line):  # 5-6 players: room for one line of notes only
             note = _("The chance of losing each amount of health; {skull}: knocked out")
-            box.add_widget(Label(text=note.format(skull=SKULL), markup=True, font_size="20sp",
-                                 size_hint_y=None, height=26 if many else 30,
-                                 color=(0.85, 0.87, 0.9, 1)))  # fmt: skip
+            box.add_widget(_lines(note.format(skull=SKULL), markup=True,
+                                  color=(0.85, 0.87, 0.9, 1)))  # fmt: skip
         if ghost_line:
             # the ghosts' part: every ghost drawn hurts every player, counted in each row
             ghost_note = ngettext(
@@ -94,29 +124,37 @@ class OddsView(ModalView):
                 "{n} ghosts can be drawn: each ghost drawn costs every player 1 health",
                 ghosts,
             ).format(n=ghosts)
-            line = Label(text=ghost_note, font_size="20sp", size_hint_y=None, halign="center",
-                         color=(0.8, 0.85, 0.95, 1))  # fmt: skip
-            line.bind(width=lambda w, width: setattr(w, "text_size", (width - 16, None)),
-                      texture_size=lambda w, size: setattr(w, "height", size[1]))  # fmt: skip
-            box.add_widget(line)
-        row_height = 50 if many else 60
+            box.add_widget(_lines(ghost_note, color=(0.8, 0.85, 0.95, 1)))
+        rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(4))
+        rows.bind(minimum_height=rows.setter("height"))
+        heads = columns(inside)
+        header = BoxLayout(size_hint_y=None, height=dp(36), spacing=dp(4))
+        header.add_widget(Label(size_hint_x=None, width=dp(48)))
+        for what in heads:  # what each column loses: 0 ♥, −1 ♥, ..., ☠ (knocked out)
+            header.add_widget(Label(text=what, markup=True, font_size=TEXT, size_hint_x=None,
+                                    width=CELL, color=(0.85, 0.87, 0.9, 1)))  # fmt: skip
+        header.add_widget(Label())
+        rows.add_widget(header)
         for p in inside:
-            row = BoxLayout(size_hint_y=None, height=row_height, spacing=4)
-            name = Label(text=player_name(p.name, capital=True), font_size="20sp", bold=True,
-                         size_hint_x=None, width=128, halign="left", valign="middle",
-                         shorten=True)  # fmt: skip
-            name.bind(size=lambda w, size: setattr(w, "text_size", size))
-            row.add_widget(name)
-            for what, chance in cells(p):
-                row.add_widget(OddsCell(what, chance, colour(p.name)))
+            row = BoxLayout(size_hint_y=None, height=dp(44), spacing=dp(4))
+            rgba = colour(p.name)
+            mark = Label(text=letter(p.name), font_size=TEXT, bold=True, size_hint_x=None,
+                         width=dp(48), color=text_colour(p.name))  # fmt: skip
+            with mark.canvas.before:
+                Color(*rgba)
+                square = Rectangle()
+            mark.bind(pos=lambda w, pos, r=square: setattr(r, "pos", pos),
+                      size=lambda w, size, r=square: setattr(r, "size", size))  # fmt: skip
+            row.add_widget(mark)
+            mine = dict(cells(p))
+            for what in heads:
+                if what in mine:
+                    row.add_widget(OddsCell(what, mine[what], rgba))
+                else:  # not worth a cell for this player (or beyond their knock-out)
+                    row.add_widget(Label(size_hint_x=None, width=CELL))
             row.add_widget(Label())
-            box.add_widget(row)
-        if not many:
-            box.add_widget(Label())  # the rows at the top, Close at the bottom
-        close = _("Close")
-        from companion.ui.screens.kit import big_button
-
-        box.add_widget(
-            big_button(close, lambda: self.dismiss(animation=False), height=52, font_size="22sp")
-        )
+            rows.add_widget(row)
+        scroll = ScrollView(do_scroll_x=False, bar_width=dp(10))
+        scroll.add_widget(rows)
+        box.add_widget(scroll)
         self.add_widget(box)
