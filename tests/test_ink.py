@@ -64,6 +64,28 @@ def test_a_larger_font_measures_higher_ink_and_a_cut_text_is_listed(ui):
             ui.window.remove_widget(w)
 
 
+def test_a_broken_word_is_listed_but_a_long_path_may_break(ui):
+    """A word broken inside is a defect; a file's path longer than the screen is wide can
+    only show broken (the trouble screen names the damaged file)."""
+    from kivy.uix.label import Label
+
+    word = Label(text="see Unverständlichkeitsbeschwerdeformular", font_size=26,
+                 size_hint=(None, None), size=(200, 200), text_size=(200, None))  # fmt: skip
+    path = Label(text="kept as /var/lib/clank-companion/backups/games.db.unusable-20261126",
+                 font_size=26, size_hint=(None, None), size=(200, 200), text_size=(200, None),
+                 pos=(300, 0))  # fmt: skip
+    for w in (word, path):
+        ui.window.add_widget(w)
+    try:
+        ui.frames(3)
+        cut = screen_metrics(ui.window)["cut"]
+        assert any("Unverständlichkeitsbeschwerdeformular" in c and "broken" in c for c in cut)
+        assert not any("games.db" in c for c in cut)
+    finally:
+        for w in (word, path):
+            ui.window.remove_widget(w)
+
+
 def test_a_text_scrolled_partly_out_of_sight_is_not_measured(ui):
     """A list in a scrolled view shows its last entry cut by the view's edge until a
     finger scrolls to it: that sliver of ink is no text size; the entries in view are."""

@@ -114,6 +114,8 @@ def _cut(label: Any) -> str:
     if label.shorten and natural(label.text) > width + 2:
         return "shortened"
     for word in set(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", label.text).split()):
+        if "/" in word.strip("'\"«»“”()"):  # a file's path: no word, it breaks where it must
+            continue
         if natural(word) > width + 2:
             return f"the word {word!r} is broken"
     return ""
