@@ -225,3 +225,30 @@ def test_the_code_keeps_one_size_whatever_the_client_seed():
         for final in (False, True)
     }
     assert sizes == {len(qr_matrix(proof_data(1, head, head, "", head, final=True), border=4))}
+
+
+@pytest.mark.parametrize("language", ["ru", "uk", "es"])
+@pytest.mark.parametrize("final", [True, False], ids=["final", "so-far"])
+def test_the_proof_holds_its_words_whole_in_every_language(tmp_path, language, final):
+    """The proof's words are table-sized (26 px) and every one inside the screen, with
+    the code still at least 400 px, in the longest languages."""
+    from companion.config import AppConfig, Config
+    from companion.ui.ink import screen_metrics
+
+    db = tmp_path / "games.db"
+    harness = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    try:
+        seed, head = hashlib.sha256(b"seed").hexdigest(), hashlib.sha256(b"head").hexdigest()
+        data = json.dumps({"game": 12, "final": final, "commitment": head, "server_seed": seed,
+                           "client_seed_sha256": seed, "chain_head": head})  # fmt: skip
+        proof = ProofView(data, grouped(seed, per_line=2), grouped(head, per_line=2), final)
+        proof.open(animation=False)
+        harness.frames(3, seconds=INERT + 0.1)
+        qr = proof.ids.qr
+        assert qr.width >= 400 and qr.height >= 400
+        assert problems(proof) == []
+        measured = screen_metrics(harness.window)
+        assert measured["smallest_text_ink"] >= 18 and not measured["cut"], measured["cut"]
+        proof.dismiss(animation=False)
+    finally:
+        harness.close()
