@@ -174,6 +174,10 @@ def test_an_untagged_card_is_picked_by_name_and_keeps_its_effects(ui):
     ui.frames(2)
     assert [w.text for w in picker.ids.cards.children] == ["Overlord"]
     assert problems(picker) == []
+    from companion.ui.ink import screen_metrics
+
+    measured = screen_metrics(ui.window)  # over the table: table-sized words
+    assert measured["smallest_text_ink"] >= 18 and not measured["cut"], measured
     before = ctl.view()
     ui.tap("Overlord")
     view = ctl.view()

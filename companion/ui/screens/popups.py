@@ -146,16 +146,15 @@ class UntaggedPicker(Layout, ModalView):
         grid.clear_widgets()
         for name, dragon in self.matching():
             grid.add_widget(
-                big_button(
+                Picker._entry(
                     name,
                     partial(self.pick, name),
-                    font_size="20sp",
                     background_color=(0.45, 0.17, 0.13, 1) if dragon else (0.25, 0.27, 0.32, 1),
                 )
             )
         if not grid.children:
-            grid.add_widget(Label(text=_("No card has that name."), font_size="20sp",
-                                  size_hint_y=None, height=56))  # fmt: skip
+            grid.add_widget(Label(text=_("No card has that name."), font_size="26sp",
+                                  size_hint_y=None, height=dp(56)))  # fmt: skip
 
     def pick(self, name: str) -> None:
         self.close()
