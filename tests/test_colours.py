@@ -118,7 +118,7 @@ def test_the_text_on_each_colour_can_be_read(name):
 def test_the_figures_on_each_panel_can_be_read(name):
     """The figures and the line under them (white, near white) on the panel's tint, as
     the table draws it, and on an out player's fainter one."""
-    from companion.ui.table import _tint
+    from companion.ui.panel import _tint
 
     for amount in (0.32, 0.16):
         tint = _tint(colour(name), amount)

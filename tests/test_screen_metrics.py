@@ -63,7 +63,7 @@ def test_texts_drawn_without_labels_are_measured_too():
     from kivy.metrics import dp
 
     from companion.ui.drawn import DrawnWidget
-    from companion.ui.table import Figures
+    from companion.ui.panel import Figures
 
     class Sign(DrawnWidget):
         def __init__(self, **kwargs):

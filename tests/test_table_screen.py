@@ -27,7 +27,8 @@ from kivy.uix.label import Label  # noqa: E402
 from companion.config import AppConfig, Config  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.table import PlayerPanel, TableScreen  # noqa: E402
+from companion.ui.panel import PlayerPanel  # noqa: E402
+from companion.ui.table import TableScreen  # noqa: E402
 from tests.helpers import hypergeometric  # noqa: E402
 from tests.screen_metrics import INK_FIGURE, INK_FIGURE_SIX, ink_problems, problems  # noqa: E402
 
@@ -317,7 +318,7 @@ def test_the_window_shows_every_panel_in_its_colour_and_its_changes(tmp_path):
     from collections import Counter
 
     from companion.ui.colours import colour
-    from companion.ui.table import _tint
+    from companion.ui.panel import _tint
 
     db = tmp_path / "games.db"
     ui = Harness(db, Config(app=AppConfig(database=str(db))))
