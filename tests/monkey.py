@@ -291,6 +291,14 @@ def words_of(w: Widget) -> str:
     return text[:40] + ("..." if len(text) > 40 else "")
 
 
+def _covers(widget: Widget | None, x: float, y: float) -> bool:
+    """The window's point (x, y) lies on ``widget``."""
+    if widget is None:
+        return False
+    left, bottom = widget.to_window(widget.x, widget.y)
+    return left <= x <= left + widget.width and bottom <= y <= bottom + widget.height
+
+
 def name_of(w: Widget) -> str:
     text = words_of(w)
     return f"{type(w).__name__} {text!r}" if text else type(w).__name__
@@ -593,8 +601,10 @@ class Monkey:
         if kind == "point":
             x, y = self.rng.uniform(0, WIDTH - 1), self.rng.uniform(0, HEIGHT - 1)
             self.glance()
+            # a spot on End turn or Undo means what a tap aimed at them means
+            on = next((a for a in self.aims if a.intent and _covers(a.widget, x, y)), None)
             self.touch(x, y)
-            return f"tap at ({x:.0f}, {y:.0f})", None
+            return f"tap at ({x:.0f}, {y:.0f})" + (f" on {on.what}" if on else ""), on
         if kind == "hasty":
             if not self.aims:
                 self.glance()

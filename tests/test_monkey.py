@@ -217,3 +217,36 @@ def test_a_widget_beyond_the_window_is_caught(tmp_path):
     monkey.setup = too_wide
     report = monkey.run(5)
     assert report.of(OFF_SCREEN) and "StatusBar" in report.of(OFF_SCREEN)[0].what
+
+
+def test_a_tap_on_a_spot_that_lands_on_undo_is_an_undo(tmp_path):
+    """A tap on a random spot that happens to land on Undo takes the last action back
+    as Undo does (here the end of a turn): the turn going back is what it meant, not a
+    violation (a long run flagged it)."""
+
+    def ended(ui) -> None:
+        playing(row=6)(ui)
+        ui.app.controller.end_turn()  # the row is full: the turn ends at once
+        ui.frames(3)
+
+    monkey = table_monkey(tmp_path, prepare=ended, point=1)
+    spot: list[float] = []
+
+    def on_undo(a: float, b: float) -> float:  # the random spot: Undo's middle
+        if not spot:
+            undo = monkey.harness.find("Undo")
+            spot.extend(undo.to_window(*undo.center))
+        return spot.pop(0)
+
+    turns: list[int] = []
+    check = monkey._check
+
+    def checked(note, before, intent) -> None:
+        turns.append(monkey.app.controller.snapshot()["turn"]["number"])
+        check(note, before, intent)
+
+    monkey.rng.uniform = on_undo  # type: ignore[method-assign]
+    monkey._check = checked  # type: ignore[method-assign]
+    report = monkey.run(1)
+    assert report.events == 1 and turns == [1]  # the end of turn 1 taken back
+    assert not report.violations, report.summary()
