@@ -61,7 +61,10 @@ def columns(players: list[PlayerView]) -> list[str]:
 
 class OddsCell(Label):
     """A player's chance of one amount of health lost (its column says which); the cell's
-    colour is as strong as the chance is large."""
+    colour is as strong as the chance is large. A chance, not a figure a player looks
+    for across the table (the screens' measure holds it to the size of a text)."""
+
+    figure = False
 
     def __init__(self, what: str, chance: float, rgba: tuple[float, ...], **kw: Any) -> None:
         self.what = what
