@@ -274,10 +274,15 @@ def in_view(w: Widget) -> bool:
     if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
         return False
     sv = scroller(w)
-    if sv is None:
-        return True
-    sx, sy, sw, sh = box(sv)
-    return sx <= x <= sx + sw and sy <= y <= sy + sh
+    return sv is None or covers(sv, x, y)
+
+
+def covers(w: Widget | None, x: float, y: float) -> bool:
+    """The window's point (x, y) lies on ``w``."""
+    if w is None:
+        return False
+    left, bottom, width, height = box(w)
+    return left <= x <= left + width and bottom <= y <= bottom + height
 
 
 def touchable(w: Widget) -> bool:
@@ -289,14 +294,6 @@ def words_of(w: Widget) -> str:
     text = text if isinstance(text, str) else ""
     text = " ".join(text.split())
     return text[:40] + ("..." if len(text) > 40 else "")
-
-
-def _covers(widget: Widget | None, x: float, y: float) -> bool:
-    """The window's point (x, y) lies on ``widget``."""
-    if widget is None:
-        return False
-    left, bottom = widget.to_window(widget.x, widget.y)
-    return left <= x <= left + widget.width and bottom <= y <= bottom + widget.height
 
 
 def name_of(w: Widget) -> str:
@@ -602,7 +599,7 @@ class Monkey:
             x, y = self.rng.uniform(0, WIDTH - 1), self.rng.uniform(0, HEIGHT - 1)
             self.glance()
             # a spot on End turn or Undo means what a tap aimed at them means
-            on = next((a for a in self.aims if a.intent and _covers(a.widget, x, y)), None)
+            on = next((a for a in self.aims if a.intent and covers(a.widget, x, y)), None)
             self.touch(x, y)
             return f"tap at ({x:.0f}, {y:.0f})" + (f" on {on.what}" if on else ""), on
         if kind == "hasty":

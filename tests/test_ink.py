@@ -118,3 +118,22 @@ def test_a_screenshot_writes_its_metrics_beside_it(ui, tmp_path):
     found = metrics["newgame"]
     assert found["smallest_text_ink"] is not None and found["smallest_text_ink"] > 5
     assert set(found) == {"smallest_figure_ink", "smallest_text_ink", "cut"}
+
+
+def test_a_text_shown_within_its_room_again_is_not_made_again(ui):
+    """A name too long for its room is shortened once; drawn again as it was (the turn
+    moved, a figure changed), its texture stays: no whole text made and cut each time."""
+    from companion.ui.drawn import Ink
+
+    ink = Ink(26)
+    ink.show_within("Wilhelmina von Drachenfels-Brandenburg", (1, 1, 1, 1), 120)
+    shortened, texture = ink.shortened, ink.rect.texture
+    assert shortened and ink.size[0] <= 120
+    ink.show_within("Wilhelmina von Drachenfels-Brandenburg", (1, 0.8, 0.3, 1), 120)
+    assert ink.rect.texture is texture and ink.shortened
+    assert tuple(ink.colour.rgba) == (1, 0.8, 0.3, 1)  # the colour follows
+    ink.show_within("Wilhelmina von Drachenfels-Brandenburg", (1, 1, 1, 1), 300)
+    assert ink.rect.texture is not texture and ink.size[0] <= 300  # a new room: made again
+    ink.show("Red")  # shown otherwise in between: asked again, made again
+    ink.show_within("Red", (1, 1, 1, 1), 300)
+    assert ink.text == "Red" and not ink.shortened

@@ -114,6 +114,7 @@ class Ink:
         self.colour = Color(1, 1, 1, 1)
         self.rect = Rectangle(size=(0, 0))
         self._made: tuple[Any, ...] = ()
+        self._within: tuple[Any, ...] = ()  # what show_within was last asked, and showed
 
     @property
     def size(self) -> tuple[float, float]:
@@ -128,6 +129,7 @@ class Ink:
         if font_size is not None:
             self.font_size = _px(font_size)
         made = (text, self.font_size, width, halign, tuple(self.options.items()))
+        self._within = ()
         if made != self._made:
             self._made = made
             self.text = text
@@ -152,10 +154,16 @@ class Ink:
 
     def show_within(self, text: str, rgba: Any, room: float, halign: str = "left") -> None:
         """``text`` as it comes when it fits ``room`` px (its texture as wide as its words),
-        else shortened to ``room``."""
+        else shortened to ``room``. Asked the same again, nothing is made again (a
+        shortened text is not first made whole)."""
+        asked = (text, room, halign, self.font_size, tuple(self.options.items()))
+        if asked == self._within:
+            self.colour.rgba = rgba
+            return
         self.show(text, rgba)
         if self.size[0] > room:
             self.show(text, rgba, width=max(1.0, room), halign=halign)
+        self._within = asked
 
     def place(self, x: float, y: float) -> None:
         self.rect.pos = (round(x), round(y))

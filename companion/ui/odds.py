@@ -39,24 +39,26 @@ def odds_title(view: TableView) -> str:
     return next_draw_title(view.edition, view.odds_reason, view.odds_count, view.odds_ends_game)
 
 
-def cells(p: PlayerView) -> list[tuple[str, float]]:
-    """(what, chance) for each amount of health worth showing, the knock-out last."""
+KNOCK_OUT = -1  # the knock-out's column, after every amount of health lost
+
+
+def cells(p: PlayerView) -> dict[int, float]:
+    """The chance of each amount of health lost worth showing (0 and the knock-out
+    always), the knock-out under KNOCK_OUT."""
     last = len(p.odds) - 1
-    out = []
-    for k, chance in enumerate(p.odds):
-        if k == last:
-            out.append((f"{SKULL}", chance))
-        elif k == 0 or chance >= SHOWN:
-            out.append((f"−{k} {HEART}" if k else f"0 {HEART}", chance))
-    return out
+    return {KNOCK_OUT if k == last else k: chance for k, chance in enumerate(p.odds)
+            if k in (0, last) or chance >= SHOWN}  # fmt: skip
 
 
-def columns(players: list[PlayerView]) -> list[str]:
-    """The table's columns: each amount of health some player may lose (as ``cells``
-    shows it), in order, the knock-out last."""
-    order = {f"−{k} {HEART}" if k else f"0 {HEART}": k for k in range(100)}
-    seen = {what for p in players for what, _chance in cells(p) if what != SKULL}
-    return [*sorted(seen, key=order.__getitem__), SKULL]
+def columns(shown: list[dict[int, float]]) -> list[int]:
+    """The table's columns: each amount of health some player may lose, in order, the
+    knock-out last."""
+    return [*sorted({k for row in shown for k in row if k != KNOCK_OUT}), KNOCK_OUT]
+
+
+def head(k: int) -> str:
+    """A column's head: what its players lose."""
+    return SKULL if k == KNOCK_OUT else f"−{k} {HEART}" if k else f"0 {HEART}"
 
 
 class OddsCell(Label):
@@ -66,8 +68,7 @@ class OddsCell(Label):
 
     figure = False
 
-    def __init__(self, what: str, chance: float, rgba: tuple[float, ...], **kw: Any) -> None:
-        self.what = what
+    def __init__(self, chance: float, rgba: tuple[float, ...], **kw: Any) -> None:
         super().__init__(text=percent(chance), bold=True, font_size=TEXT, halign="center",
                          valign="middle", size_hint_x=None, width=CELL, **kw)  # fmt: skip
         base = (0.2, 0.21, 0.25)
@@ -130,15 +131,16 @@ class OddsView(ModalView):
             box.add_widget(_lines(ghost_note, color=(0.8, 0.85, 0.95, 1)))
         rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(4))
         rows.bind(minimum_height=rows.setter("height"))
-        heads = columns(inside)
+        shown = [cells(p) for p in inside]
+        heads = columns(shown)
         header = BoxLayout(size_hint_y=None, height=dp(36), spacing=dp(4))
         header.add_widget(Label(size_hint_x=None, width=dp(48)))
-        for what in heads:  # what each column loses: 0 ♥, −1 ♥, ..., ☠ (knocked out)
-            header.add_widget(Label(text=what, markup=True, font_size=TEXT, size_hint_x=None,
+        for k in heads:  # what each column loses: 0 ♥, −1 ♥, ..., ☠ (knocked out)
+            header.add_widget(Label(text=head(k), markup=True, font_size=TEXT, size_hint_x=None,
                                     width=CELL, color=(0.85, 0.87, 0.9, 1)))  # fmt: skip
         header.add_widget(Label())
         rows.add_widget(header)
-        for p in inside:
+        for p, mine in zip(inside, shown, strict=True):
             row = BoxLayout(size_hint_y=None, height=dp(44), spacing=dp(4))
             rgba = colour(p.name)
             mark = Label(text=letter(p.name), font_size=TEXT, bold=True, size_hint_x=None,
@@ -149,10 +151,9 @@ class OddsView(ModalView):
             mark.bind(pos=lambda w, pos, r=square: setattr(r, "pos", pos),
                       size=lambda w, size, r=square: setattr(r, "size", size))  # fmt: skip
             row.add_widget(mark)
-            mine = dict(cells(p))
-            for what in heads:
-                if what in mine:
-                    row.add_widget(OddsCell(what, mine[what], rgba))
+            for k in heads:
+                if k in mine:
+                    row.add_widget(OddsCell(mine[k], rgba))
                 else:  # not worth a cell for this player (or beyond their knock-out)
                     row.add_widget(Label(size_hint_x=None, width=CELL))
             row.add_widget(Label())

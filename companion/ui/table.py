@@ -198,6 +198,7 @@ class TableScreen(Layout, Screen):
             return
         self.view = view
         self.aim = ctl.moment()  # what a tap on this screen is aimed at
+        self.compact = len(view.players) > 4  # 5-6 players: smaller panels, closer chips
         self._show_rage(view)
         self._show_bag(view)
         self._show_players(view)
@@ -247,7 +248,7 @@ class TableScreen(Layout, Screen):
         ghosts = view.ghosts_in_area
         # with 5-6 players the row has no room for the ghosts' words: the ghost chip
         # counts those waiting in the Clank! area after a plus (All odds says it in words)
-        crowded = len(view.players) > 4
+        crowded = self.compact
         for kind, n in view.bag:
             if kind == "ghost" and view.edition != "catacombs":
                 continue
@@ -276,7 +277,6 @@ class TableScreen(Layout, Screen):
     def _show_players(self, view: TableView) -> None:
         grid = self.ids.players
         names = [p.name for p in view.players]
-        self.compact = len(names) > 4
         grid.cols = 2 if not self.compact else 3
         if [w.player for w in self.panels()] != names:
             grid.clear_widgets()
@@ -304,13 +304,14 @@ class TableScreen(Layout, Screen):
         cards = [w for w in reversed(box.children) if isinstance(w, RowCard)]
         empty = [w for w in box.children if isinstance(w, Label) and not isinstance(w, Button)]
         no_tag = self._no_tag_button()
-        no_tag.text = _("No tag")
-        shown = view.refilling
+        shown = view.refilling  # "No tag" in the row while it is refilled
         no_tag.opacity, no_tag.disabled = (1, False) if shown else (0, True)
+        no_tag.size_hint_x = 1 if shown else None
+        if not shown:
+            no_tag.width = 0
         if not view.row and not shown:
             for w in cards:
                 self._hide(w)
-            no_tag.size_hint_x, no_tag.width = None, 0
             if not empty:
                 box.add_widget(
                     Label(text=_("empty: scan the cards as they are dealt"), font_size=TEXT)
@@ -324,29 +325,19 @@ class TableScreen(Layout, Screen):
         ]
         # each card's button: the one already showing its words, else a spare one
         spare = list(cards)
-        chosen: list[RowCard | None] = []
+        kept: list[RowCard | None] = []
         for text in texts:
             same = next((b for b in spare if b.opacity and b.text == text), None)
             if same is not None:
                 spare.remove(same)
-            chosen.append(same)
-        for i, button in enumerate(chosen):
-            if button is None:
-                if spare:
-                    button = spare.pop(0)
-                else:
-                    button = RowCard()
-                    button.bind(on_release=self._row_tapped)
-                chosen[i] = button
-        placed = [b for b in chosen if b is not None]
+            kept.append(same)
+        placed = [b or (spare.pop(0) if spare else self._row_card()) for b in kept]
         # the row's every place holds a button: a card, while the row is refilled "No
         # tag" in the next card's place, else a spare one, empty. The cards keep their
         # width as the row empties and fills (their words are not laid out again).
         taken = len(placed) + (1 if shown else 0)
         while taken + len(spare) < view.row_size:
-            button = RowCard()
-            button.bind(on_release=self._row_tapped)
-            spare.append(button)
+            spare.append(self._row_card())
         order: list[Widget] = [*placed, no_tag, *spare]
         if order != [w for w in reversed(box.children) if w not in empty]:
             for button in [*cards, no_tag]:
@@ -354,9 +345,6 @@ class TableScreen(Layout, Screen):
                     box.remove_widget(button)
             for button in order:  # the cards in their order, the spare ones after them
                 box.add_widget(button)
-        no_tag.size_hint_x = 1 if shown else None
-        if not shown:
-            no_tag.width = 0
         for i, button in enumerate(spare):
             self._hide(button, room=taken + i < view.row_size)
         for place, (button, card, text) in enumerate(zip(placed, view.row, texts, strict=True)):
@@ -369,6 +357,11 @@ class TableScreen(Layout, Screen):
             button.text = text
             button.opacity = 1
             button.size_hint_x = 1
+
+    def _row_card(self) -> RowCard:
+        button = RowCard()
+        button.bind(on_release=self._row_tapped)
+        return button
 
     @staticmethod
     def _hide(button: RowCard, room: bool = False) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
+from kivy.metrics import dp
 from kivy.uix.button import Button
 
 from companion.i18n import N_, _, ed_
@@ -43,6 +44,14 @@ def big_button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
     button.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 8, size[1])))
     button.bind(on_release=lambda b: on_press())
     return button
+
+
+def table_button(text: str, on_press: Callable[[], Any], **kwargs: Any) -> Button:
+    """A big button in the table's words (26 px, about 18 px of ink), a long text on two
+    lines rather than shortened."""
+    options: dict[str, Any] = {"font_size": "26sp", "height": dp(72), "shorten": False,
+                               "line_height": 0.88}  # fmt: skip
+    return big_button(text, on_press, **{**options, **kwargs})
 
 
 def grouped(digits: str, per_line: int = 4) -> str:

@@ -21,7 +21,7 @@ from companion.i18n import _, ngettext
 from companion.pin import MAX_DIGITS, Lockout
 from companion.store.tags import resolve
 from companion.ui.layouts import Layout
-from companion.ui.screens.kit import app, big_button
+from companion.ui.screens.kit import app, table_button
 
 INERT = 0.6  # seconds a question's action ignores taps after it appears (a double tap)
 
@@ -39,15 +39,9 @@ class Picker(Layout, ModalView):
         super().__init__(size_hint=(0.96, 0.94), **kw)
         self.title = title
         grid: GridLayout = self.ids.grid
-        grid.add_widget(self._entry(_("Close"), self.close, background_color=(0.4, 0.2, 0.2, 1)))
+        grid.add_widget(table_button(_("Close"), self.close, background_color=(0.4, 0.2, 0.2, 1)))
         for text, action in entries:
-            grid.add_widget(self._entry(text, partial(self._choose, action)))
-
-    @staticmethod
-    def _entry(text: str, on_press: Callable[[], Any], **kw: Any) -> Any:
-        """An entry as large as the table's texts, in two lines when it needs them."""
-        return big_button(text, on_press, font_size="26sp", height=dp(72), shorten=False,
-                          line_height=0.88, **kw)  # fmt: skip
+            grid.add_widget(table_button(text, partial(self._choose, action)))
 
     def close(self) -> None:
         self.dismiss(animation=False)  # gone at once: the next tap reaches the table
@@ -146,7 +140,7 @@ class UntaggedPicker(Layout, ModalView):
         grid.clear_widgets()
         for name, dragon in self.matching():
             grid.add_widget(
-                Picker._entry(
+                table_button(
                     name,
                     partial(self.pick, name),
                     background_color=(0.45, 0.17, 0.13, 1) if dragon else (0.25, 0.27, 0.32, 1),

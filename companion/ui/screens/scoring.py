@@ -16,7 +16,7 @@ from companion.ui.colours import colour, letter, text_colour
 from companion.ui.layouts import Layout
 from companion.ui.qr import ProofView
 from companion.ui.screens.choices import catalog_components
-from companion.ui.screens.kit import app, big_button, grouped, part_name, proof_data
+from companion.ui.screens.kit import app, grouped, part_name, proof_data, table_button
 from companion.ui.screens.popups import Picker
 from companion.view import TableView
 
@@ -120,13 +120,10 @@ class ScoringScreen(Layout, Screen):
         grid.clear_widgets()
         for name, n in sorted(Counter(cards).items()):
             grid.add_widget(
-                big_button(
+                table_button(  # a card's name whole, on two lines if it must
                     f"{name} ×{n}" if n > 1 else name,
                     partial(ctl.remove_from_deck, name),
                     height=64,
-                    font_size="26sp",
-                    shorten=False,  # a card's name whole, on two lines if it must
-                    line_height=0.88,
                 )
             )
 
@@ -144,16 +141,13 @@ class ScoringScreen(Layout, Screen):
                 else f"{letter(p.name)} · " + player_name(p.name, capital=True)
             )
             selector.add_widget(
-                big_button(
+                table_button(
                     who + "\n" + _("{score} VP").format(score=score),
                     partial(ctl.score_player, p.name),
                     background_color=colour(p.name) if chosen else _dim(colour(p.name)),
                     color=text_colour(p.name) if chosen else (1, 1, 1, 1),
                     bold=chosen,
                     height=64,
-                    font_size="26sp",
-                    shorten=False,
-                    line_height=0.88,
                 )
             )
 
