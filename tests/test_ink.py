@@ -137,3 +137,29 @@ def test_a_text_shown_within_its_room_again_is_not_made_again(ui):
     ink.show("Red")  # shown otherwise in between: asked again, made again
     ink.show_within("Red", (1, 1, 1, 1), 300)
     assert ink.text == "Red" and not ink.shortened
+
+
+def test_a_dash_alone_has_no_letter_height_and_is_not_the_smallest_text(ui):
+    """A text's height is read from a digit or a capital: "—" in an empty cell of a
+    table draws one thin stroke, and must not pass for a 2 px text."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.label import Label
+
+    dash = Label(text="—", font_size=26, size_hint=(None, None), size=(80, 50), pos=(10, 300))
+    word = Label(text="Gold", font_size=26, size_hint=(None, None), size=(120, 50),
+                 pos=(200, 300))  # fmt: skip
+    for w in (dash, word):
+        with w.canvas.before:
+            Color(0.1, 0.1, 0.12, 1)
+            Rectangle(pos=w.pos, size=w.size)
+        ui.window.add_widget(w)
+    try:
+        ui.frames(3)
+        metrics = screen_metrics(ui.window)
+        texts = {t["text"]: t for t in metrics["texts"]}
+        assert 0 < texts["—"]["ink"] <= 4  # measured, and listed for a closer look
+        assert texts["Gold"]["ink"] >= 15
+        assert metrics["smallest_text_ink"] > texts["—"]["ink"]  # the dash is not counted
+    finally:
+        for w in (dash, word):
+            ui.window.remove_widget(w)

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 FIGURE = re.compile(r"^[−+\-]?\d+([.,]\d+)?\s*%?$")  # a number alone: a figure
+LETTER = re.compile(r"[^\W_]")  # a letter or a digit: what a text's height is read from
 INK = 90  # how far (summed over R, G, B) a pixel stands from the background to be ink
 
 Pixels = list[list[tuple[int, int, int]]]  # rows, bottom first
@@ -166,7 +167,8 @@ def screen_metrics(window: Any) -> dict[str, Any]:
                             "cut": "shortened" if t.shortened else "",
                         }
                     )
-    inked = [t for t in texts if t["ink"] > 0]
+    # a text's height is a digit's or a capital's: a dash or a dot alone has neither
+    inked = [t for t in texts if t["ink"] > 0 and LETTER.search(t["text"])]
     figures = [t["ink"] for t in inked if t["figure"]]
     words = [t["ink"] for t in inked if not t["figure"]]
     return {
