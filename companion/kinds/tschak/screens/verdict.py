@@ -4,9 +4,11 @@ the passing of the hands. Layout in kv/tschak/verdict.kv."""
 
 from __future__ import annotations
 
-from kivy.properties import BooleanProperty, StringProperty
+from typing import Any
+
+from kivy.metrics import sp
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.widget import Widget
 
 from companion.i18n import _
 from companion.kinds.tschak.screens.base import TschakScreen
@@ -26,6 +28,7 @@ class VerdictColumn(Seated, BoxLayout):
     takes = StringProperty("")
     takes_text = StringProperty("")
     detail = StringProperty("")
+    figure_size = NumericProperty(sp(54))  # the strength: 38 px of ink
 
 
 class TrophyRow(Seated, BoxLayout):
@@ -52,6 +55,7 @@ class TschakVerdictScreen(TschakScreen):
             return  # the same verdict: nothing to build again
         box = self.ids.columns
         box.clear_widgets()
+        self.ids.scroll.scroll_y = 1  # a new verdict is read from its top
         if view.verdict is not None:
             self.trophies = False
             self._floor(view.verdict)
@@ -85,7 +89,9 @@ class TschakVerdictScreen(TschakScreen):
                 takes_text=(_("misplay") + " · " if t.misplay else "") + t.takes_text,
                 detail=t.detail,
             )
+            column.bind(minimum_height=self._level)
             box.add_widget(column)
+        self._level()
 
     def _trophies(self, v: TrophyVerdictView) -> None:
         self.reasons = "\n".join(v.reasons)
@@ -105,7 +111,15 @@ class TschakVerdictScreen(TschakScreen):
                     note=r.note,
                 )
             )
-        box.add_widget(Widget())  # the rows at the top
+        box.height = sum(r.height for r in box.children) + box.spacing * (len(v.rows) - 1)
+
+    def _level(self, *args: Any) -> None:
+        """Every column as tall as the tallest (its words wrap as they need)."""
+        box = self.ids.columns
+        tallest = max((c.minimum_height for c in box.children), default=0)
+        box.height = tallest
+        for c in box.children:
+            c.height = tallest
 
     def go_on(self) -> None:
         if self.aimed():
