@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 
 from companion.i18n import _
 from companion.kinds.tschak.screens.base import TschakScreen
@@ -16,6 +19,7 @@ from companion.kinds.tschak.screens.popups import Choices, confirm_close
 from companion.kinds.tschak.screens.widgets import Seated, Tschak, button, cell, ctl, sync, tinted
 from companion.kinds.tschak.views import FinalView, TschakView
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.drawn import text_extent
 
 LAYOUTS = (*Tschak.layouts, "tschak/final.kv")
 
@@ -72,33 +76,39 @@ class TschakFinalScreen(TschakScreen):
             panel.count_text = f"{len(p.scanned)} / {p.expected}"
             panel.status_text = p.status_text
             panel.status = p.status
-            panel.cards_text = " · ".join(c.words for c in p.scanned[-3:])
+            panel.cards_text = p.scanned[-1].words if p.scanned else ""
 
     def _result(self, final: FinalView) -> None:
-        grid = self.ids.table
-        grid.clear_widgets()
-        grid.cols = 1 + len(final.columns)
-        grid.cols_minimum = {0: 250}
-        elixir_row = _("Elixir")
-        if any(col.elixir_choices for col in final.columns):  # room for its buttons
-            grid.rows_minimum = {1 + final.rows.index(elixir_row): 62}
-        else:
-            grid.rows_minimum = {}
-        grid.add_widget(cell(""))
+        """The names on top and the totals below stay; the rows between scroll."""
+        grids = self.ids.head, self.ids.table, self.ids.totals
+        for grid in grids:
+            grid.clear_widgets()
+            grid.cols = 1 + len(final.columns)
+            grid.cols_minimum = {0: dp(200)}
+        self.ids.scroll.scroll_y = 1
+        head, table, totals = grids
+        head.add_widget(grown(cell("")))
         for col in final.columns:
-            grid.add_widget(cell(f"{col.place}. {col.label}", bold=True, color=colour(col.colour)))
+            name = cell(f"{col.place}. {col.label}", bold=True, color=colour(col.colour))
+            head.add_widget(grown(name))
+        elixir_row = _("Elixir")
+        last = len(final.rows) - 1
         for i, row in enumerate(final.rows):
-            total = i == len(final.rows) - 1
-            grid.add_widget(cell(row, halign="left", bold=total, color=(0.8, 0.82, 0.88, 1)))
+            grid = totals if i == last else table
+            grid.add_widget(
+                grown(cell(row, halign="left", bold=i == last, color=(0.8, 0.82, 0.88, 1)))
+            )
             for col in final.columns:
                 text = col.cells[i]
                 if col.elixir_choices and row == elixir_row:
                     choose = partial(self.elixir, col.player, col.label, col.elixir_choices)
+                    grid.add_widget(grown(button(text, choose), pad=dp(10), least=dp(56)))
+                elif i == last:  # the totals: the figures a player looks for
                     grid.add_widget(
-                        button(text, choose, height=60, full_font_size="20sp", min_font_size="18sp")
+                        grown(cell(text, bold=True, full_font_size=sp(54), min_font_size=sp(54)))
                     )
-                    continue
-                grid.add_widget(cell(text, bold=total, full_font_size="26sp" if total else "20sp"))
+                else:
+                    grid.add_widget(grown(cell(text)))
 
     def elixir(self, player: str, label: str, choices: Sequence[tuple[str, str | None]]) -> None:
         entries = [
@@ -117,3 +127,19 @@ class TschakFinalScreen(TschakScreen):
 
     def close_game(self) -> None:
         confirm_close()
+
+
+def grown(widget: Any, pad: float = dp(6), least: float = dp(36)) -> Any:
+    """A cell or a button of the breakdown as tall as its words wrapped to its width
+    (a row is as tall as its tallest)."""
+
+    def fit(*args: Any) -> None:
+        if widget.width > 1:
+            options = {k: getattr(widget, k) for k in Label._font_properties}
+            height = text_extent(options, widget.font_size, widget.width - pad)[1]
+            widget.height = max(least, height + pad)
+
+    widget.size_hint_y = None
+    widget.bind(width=fit, text=fit, font_size=fit)
+    fit()
+    return widget
