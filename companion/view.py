@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.checklist import unconfirmed_label
-from companion.i18n import _, ed_, ned_, ngettext, player_name
+from companion.i18n import _, current_language, ed_, ned_, ngettext, player_name
 
 
 def next_draw_title(edition: str, reason: str, n: int, ends_game: bool) -> str:
@@ -45,8 +45,28 @@ def next_draw_title(edition: str, reason: str, n: int, ends_game: bool) -> str:
     ).format(n=n)
 
 
+# The languages that write a decimal comma ("0,4"); the others write a point ("0.4").
+DECIMAL_COMMA = frozenset({"es", "ru", "uk"})
+
+
+def decimal_point() -> str:
+    """The decimal separator of the table's language of the moment."""
+    return "," if current_language() in DECIMAL_COMMA else "."
+
+
+def health_lost(x: float) -> str:
+    """Health lost on average, for the table and the phones alike: one decimal ("0.4",
+    "0,4" in Spanish, Russian and Ukrainian), none from 10 on ("10", not "10.0"), "0"
+    for nothing at all. No sign: the one who shows it adds its own."""
+    text = f"{x:.1f}" if x < 9.95 else f"{x:.0f}"
+    if text == "0.0":
+        return "0"
+    return text.replace(".", decimal_point())
+
+
 def percent(p: float) -> str:
-    """A chance for the table: "0%", "<1%", "37%", ">99%", "100%"."""
+    """A chance for the table and the phones: "0%", "<1%", "37%", ">99%", "100%" (whole
+    percents: no decimal separator to follow the language)."""
     if p <= 0:
         return "0%"
     if p >= 1:

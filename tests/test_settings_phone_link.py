@@ -1,5 +1,7 @@
-"""Settings -> New link for the phones, behind the admin PIN: the menu asks the PIN
-first, a question follows (Cancel keeps the link), and the answer renews the token. The
+"""Settings -> New phone link, behind the admin PIN: the menu asks the PIN first (the
+installer's, or with none configured the default one), a question follows (Cancel keeps
+the link), and the answer renews the token. The button is table-sized (26sp, 64 px and
+more) and whole in every language. The
 phones' page, running meanwhile, refuses the old link from the next request and opens
 the new one, without a restart; the Phones screen shows the new link's code."""
 
@@ -20,7 +22,9 @@ KivyConfig.set("graphics", "height", "480")
 
 from companion.config import AppConfig, Config, WebConfig  # noqa: E402
 from companion.join_link import URL_FILE_ENV, read_token, token_path  # noqa: E402
+from companion.pin import DEFAULT_PIN, hash_pin  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.ink import screen_metrics  # noqa: E402
 from companion.ui.screens.popups import INERT, Confirm, PinPad  # noqa: E402
 from companion.web.access import load_token  # noqa: E402
 from tests.helpers import popup  # noqa: E402
@@ -28,7 +32,7 @@ from tests.screen_metrics import problems, shown  # noqa: E402
 from tests.test_phones_screen import check_code  # noqa: E402
 from tests.test_web_support import serving, wait_for  # noqa: E402
 
-BUTTON = "New link for the phones"
+BUTTON = "New phone link"
 QUESTION = "Give the phones a new link? The old one stops working at once."
 YES = "Yes, a new link"
 DONE = "The phones have a new link: Menu, then Phones, shows its code."
@@ -40,10 +44,12 @@ def _no_link_file(monkeypatch, tmp_path):
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
 
 
-def table(tmp_path: Path) -> Harness:
-    """The table with a game on it (recorded in its database, as the phones read it)."""
+def table(tmp_path: Path, pin: str = "") -> Harness:
+    """The table with a game on it (recorded in its database, as the phones read it);
+    ``pin``: the admin PIN its settings hold (none: the default PIN opens Settings)."""
     db = tmp_path / "games.db"
-    config = Config(app=AppConfig(database=str(db), language="en"), web=WebConfig())
+    app = AppConfig(database=str(db), language="en", admin_pin_hash=hash_pin(pin) if pin else "")
+    config = Config(app=app, web=WebConfig())
     ui = Harness(db, config)
     ui.app.controller.new_game({"edition": "clank", "players": ["red", "blue"]})
     ui.app.controller.begin()
@@ -71,6 +77,92 @@ def renew(ui: Harness) -> None:
     ui.frames(2, seconds=INERT + 0.1)  # the answer takes taps only after a moment
     ui.tap(YES)
     assert not [w for w in ui.window.children if isinstance(w, Confirm)]
+
+
+@pytest.mark.parametrize("pin", ["913705", ""], ids=["installer-pin", "no-pin-set"])
+def test_without_the_pin_there_is_no_new_link(tmp_path, pin):
+    """The pad closed without a PIN, or a wrong PIN: no Settings, no button, the token
+    as it was. With no PIN in the settings the default one is asked all the same."""
+    ui = table(tmp_path, pin)
+    try:
+        old = load_token(ui.store.path)
+        ui.tap("Menu")
+        ui.tap("Settings")
+        pad = popup(ui, PinPad)
+        pad.dismiss(animation=False)  # closed without a PIN
+        ui.frames(2)
+        assert ui.app.screens.current == "table"
+        with pytest.raises(LookupError):
+            ui.find(BUTTON)
+        wrong = "2468" if pin else "913705"
+        open_settings(ui, wrong)
+        assert ui.app.screens.current != "settings"
+        assert popup(ui, PinPad).message == "Wrong PIN"
+        with pytest.raises(LookupError):
+            ui.find(BUTTON)
+        popup(ui, PinPad).dismiss(animation=False)
+        ui.frames(2)
+        assert read_token(token_path(ui.store.path)) == old
+    finally:
+        ui.close()
+
+
+@pytest.mark.parametrize("pin", ["913705", ""], ids=["installer-pin", "no-pin-set"])
+def test_with_the_pin_the_button_asks_then_renews(tmp_path, pin):
+    ui = table(tmp_path, pin)
+    try:
+        old = load_token(ui.store.path)
+        open_settings(ui, pin or DEFAULT_PIN)
+        assert ui.app.screens.current == "settings"
+        renew(ui)
+        new = read_token(token_path(ui.store.path))
+        assert new is not None and new != old
+        assert ui.app.screen("settings").message == DONE
+    finally:
+        ui.close()
+
+
+@pytest.mark.parametrize("language", ["en", "es", "ru", "uk"])
+def test_the_button_is_table_sized_and_whole_in_every_language(tmp_path, language):
+    from kivy.metrics import sp
+
+    names = {"en": "English", "es": "Español", "ru": "Русский", "uk": "Українська"}
+    ui = table(tmp_path)
+    try:
+        open_settings(ui)
+        ui.tap(names[language])  # the table's language, chosen on this screen
+        assert ui.app.screens.current == "settings"
+        screen = ui.app.screen("settings")
+        button = screen.ids.phone_link
+        assert button.text == _in(language, BUTTON)
+        assert button.font_size == sp(26) and button.height >= 64
+        assert shown(button) and button.texture_size[1] <= button.height
+        assert problems(screen) == []
+        ui.frames(3)
+        cut = screen_metrics(ui.window)["cut"]  # shortened, or a word broken inside
+        assert not [c for c in cut if any(word in c for word in button.text.split())], cut
+        # the edition numbers keep their room beside it (a line at least)
+        details = ui.find(screen.details)
+        assert shown(details) and details.parent.height >= details.font_size
+        ui.tap(button)
+        confirm = popup(ui, Confirm)
+        assert confirm.question == _in(language, QUESTION)
+        assert problems(confirm) == []
+        confirm.dismiss(animation=False)
+        ui.frames(2)
+    finally:
+        ui.close()
+
+
+def _in(language: str, text: str) -> str:
+    from companion.i18n import _, current_language, set_language
+
+    before = current_language()
+    set_language(language)
+    try:
+        return _(text)
+    finally:
+        set_language(before)
 
 
 def test_the_pin_guards_the_new_link_and_cancel_keeps_the_old_one(tmp_path):

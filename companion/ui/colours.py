@@ -28,6 +28,10 @@ COLOURS: dict[str, tuple[float, float, float, float]] = {
 DARK_TEXT = {"yellow", "green", "purple", "orange", "ghost"}
 DARK_INK = (0.08, 0.08, 0.1, 1)
 LIGHT_INK = (1, 1, 1, 1)
+# Whose turn it is: a white frame round their panel and a white badge with the word
+# "turn" in TURN_INK (the phones' page marks the player the same way, from these two).
+TURN_MARK = (1.0, 1.0, 1.0, 1.0)
+TURN_INK = (0.1, 0.1, 0.12, 1.0)
 
 
 def colour(name: str) -> tuple[float, float, float, float]:

@@ -18,11 +18,11 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _, ed_, player_name
-from companion.ui.colours import colour, letter, text_colour
+from companion.ui.colours import TURN_INK, TURN_MARK, colour, letter, text_colour
 from companion.ui.drawn import DrawnText, DrawnWidget
 from companion.ui.layouts import Layout
 from companion.ui.odds import HEART, SKULL, percent
-from companion.view import PlayerView, TableView
+from companion.view import PlayerView, TableView, health_lost
 
 COIN = "[font=DejaVuSans][color=f2c744]●[/color][/font]"
 ARTIFACT = "[font=DejaVuSans][color=9fd8ff]◆[/color][/font]"
@@ -55,7 +55,7 @@ class PanelHeader(DrawnWidget):
     def __init__(self, **kwargs: Any) -> None:
         self._disc_colour = Color(1, 1, 1, 1)
         self._disc = Ellipse(size=(dp(30), dp(30)))
-        self._badge_colour = Color(1, 1, 1, 0)
+        self._badge_colour = Color(*TURN_MARK[:3], 0)  # shown on the player's turn
         self._badge = RoundedRectangle(radius=[dp(8)])
         super().__init__(**kwargs)
         for shape in (self._disc_colour, self._disc, self._badge_colour, self._badge):
@@ -75,7 +75,7 @@ class PanelHeader(DrawnWidget):
         # the name whole first, then the turn marker (2-4 players), then the info
         marked = self.active and not self.compact
         # made once, shown or not (as the turn moves, no new texture)
-        self.turn_ink.show(self.turn, (0.1, 0.1, 0.12, 1 if marked else 0))
+        self.turn_ink.show(self.turn, (*TURN_INK[:3], 1 if marked else 0))
         tw, th = self.turn_ink.size
         badge = tw + dp(10) if marked else 0
         room = max(1.0, self.width - dp(30) - gap)
@@ -238,9 +238,8 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
         if p.odds and not p.out:
             ko = p.knock_out
             self.knock_out = ko
-            damage = p.expected_damage
-            lost = f"{damage:.1f}" if damage < 9.95 else f"{damage:.0f}"  # −10, not −10.0
-            lost = "0" if lost == "0.0" else "−" + lost
+            lost = health_lost(p.expected_damage)  # "0,4" where the language writes so
+            lost = lost if lost == "0" else "−" + lost
             if compact:  # figures with their signs, close: six panels share the screen
                 self.risk_text = f"{SKULL}{percent(ko)}\n{HEART}{lost}"
             else:

@@ -3,7 +3,11 @@
 the text drawn on it), made into the style sheet the page loads (``/static/colours.css``)
 when the server starts. The page's own style (``static/app.css``) names the colours
 (``var(--red)``, ``c-red``...) and holds none of them: the table and the phones cannot
-disagree."""
+disagree.
+
+The player whose turn it is is marked as the table marks them (``TURN_MARK``: white,
+which is no player's colour, with ``TURN_INK`` on it), never in yellow, a player's
+colour: ``--turn`` and ``--turn-ink``."""
 
 from __future__ import annotations
 
@@ -27,9 +31,17 @@ def palette() -> dict[str, tuple[str, str]]:
     return {name: (hex_colour(c), hex_colour(text_colour(name))) for name, c in COLOURS.items()}
 
 
+def turn_mark() -> tuple[str, str]:
+    """The table's turn marker: (its colour, the colour of the word on it)."""
+    from companion.ui.colours import TURN_INK, TURN_MARK
+
+    return hex_colour(TURN_MARK), hex_colour(TURN_INK)
+
+
 def palette_css() -> str:
-    """The style sheet: a custom property per colour, a chip of each colour (``c-NAME``:
-    the colour with its text) and a panel's band in each player's colour."""
+    """The style sheet: a custom property per colour and for the turn marker, a chip of
+    each colour (``c-NAME``: the colour with its text) and a panel's band in each
+    player's colour."""
     colours = palette()
     lines = [
         "/* The players' colours, made by the server from the table's palette",
@@ -37,6 +49,8 @@ def palette_css() -> str:
         ":root {",
     ]
     lines += [f"  --{name}: {colour};" for name, (colour, _ink) in colours.items()]
+    mark, mark_ink = turn_mark()
+    lines += [f"  --turn: {mark};", f"  --turn-ink: {mark_ink};"]
     lines.append("}")
     lines += [f".c-{name} {{ background: var(--{name}); color: {ink}; }}"
               for name, (_colour, ink) in colours.items()]  # fmt: skip

@@ -55,7 +55,7 @@ from companion.web.access import TokenFile, load_token, token_matches
 from companion.web.colours import NAME as COLOURS_CSS
 from companion.web.colours import palette_css
 from companion.web.reader import Games, NoSuchGame, ReplayedGame, Unavailable
-from companion.web.words import TableLanguage, page_words
+from companion.web.words import TableLanguage, page_html, page_words
 
 log = logging.getLogger("companion.web")
 
@@ -208,6 +208,7 @@ class WebCompanion:
         self.hub = Hub()
         self.files = static_files()
         self.words = _json(page_words())
+        self.page = page_html(self.files["index.html"][0])  # in the table's language
         self._watcher: asyncio.Task[None] | None = None
         self._problem: str | None = None
         self._damaged: tuple[int, int] | None = None
@@ -274,6 +275,7 @@ class WebCompanion:
             return False
         set_language(language)
         self.words = _json(page_words())
+        self.page = page_html(self.files["index.html"][0])
         self.games.forget_words()
         log.info("the table's language is now %s", language)
         return True
@@ -425,8 +427,8 @@ def _json_response(status: int, body: bytes) -> web.Response:
 
 async def page(request: web.Request) -> web.StreamResponse:
     companion = _app_state(request)
-    body, kind = companion.files["index.html"]
-    response = web.Response(body=body, headers={"Content-Type": kind})
+    kind = companion.files["index.html"][1]
+    response = web.Response(body=companion.page, headers={"Content-Type": kind})
     query = request.query.getall("t", [])
     token = companion.token
     if query and token is not None and token_matches(query[0], token):

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from companion.i18n import (
     _,
     colour_letter,
-    current_language,
     ed_,
     ngettext,
     player_name,
@@ -23,19 +22,12 @@ from companion.i18n import (
 from companion.msg import Msg
 from companion.store.tags import edition_title
 from companion.table import TSCHAK
-from companion.view import next_draw_title, percent
+from companion.view import health_lost, next_draw_title, percent
 
 if TYPE_CHECKING:
     from companion.web.reader import ReplayedGame
 
 TSCHAK_COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")  # by seat
-DECIMAL_COMMA = ("ru", "uk", "es")
-
-
-def decimal(x: float) -> str:
-    """One decimal, with the comma where the table's language writes one."""
-    text = f"{x:.1f}"
-    return text.replace(".", ",") if current_language() in DECIMAL_COMMA else text
 
 
 def page_view(game: ReplayedGame, state: Mapping[str, Any]) -> dict[str, Any]:
@@ -84,7 +76,7 @@ def odds_words(damage: list[float], knock_out: float, health: int, edition: str)
     return {
         "headline": headline,
         "knock_out": ko,
-        "average": _("On average {n} health lost").format(n=decimal(expected)),
+        "average": _("On average {n} health lost").format(n=health_lost(expected)),
         "cells": cells,
         "danger": knock_out >= 0.25 or (knock_out > 0 and health <= 2),
     }

@@ -51,6 +51,8 @@ WORDS = {
     ),
     # the table while it plays
     "your_turn": N_("Your turn"),
+    # TRANSLATORS: the badge on the panel of the player whose turn it is (as on the table)
+    "turn": N_("turn"),
     "health_left": N_("health left"),
     "in_area": N_("cubes in the area"),
     "knock_out": N_("knock-out"),
@@ -148,6 +150,20 @@ def page_words() -> dict[str, Any]:
         "colours": {name: pgettext("colour", text) for name, text in CUBE_NAMES.items()},
         "letters": {name: pgettext("colour letter", text) for name, text in COLOUR_LETTERS.items()},
     }
+
+
+def page_html(html: bytes) -> bytes:
+    """The page (``static/index.html``) as it is sent, in the current language: its
+    ``lang`` and its title, which show before the script has asked for its words."""
+    import html as markup
+    import re
+
+    named = WORDS["title"]  # a name, not a literal, in _(): no message of its own
+    title = markup.escape(_(named)).encode("utf-8")
+    lang = markup.escape(current_language()).encode("ascii")
+    out = re.sub(rb'<html lang="[^"]*">', b'<html lang="' + lang + b'">', html, count=1)
+    out = re.sub(rb"<title>[^<]*</title>", b"<title>" + title + b"</title>", out, count=1)
+    return re.sub(rb'(<h1 id="title">)[^<]*(</h1>)', rb"\g<1>" + title + rb"\g<2>", out, count=1)
 
 
 class TableLanguage:

@@ -131,10 +131,11 @@ function myPanel(payload, player) {
   const v = payload.view.players[player] || {};
   const area = (payload.state.clank_area || {})[player] || 0;
   const max = payload.state.settings ? payload.state.settings.health : p.health + p.damage;
-  const box = el("section", "panel mine band-" + player);
+  const active = payload.state.turn.active === player && !payload.state.game_over;
+  const box = el("section", "panel mine band-" + player + (active ? " active" : ""));
   box.id = "me";
-  box.append(el("div", "who", chip(player, v.letter), v.label, statusOf(p, v), el("span", "gap"),
-    changeButton()));
+  box.append(el("div", "who", chip(player, v.letter), v.label, active ? turnBadge() : null,
+    statusOf(p, v), el("span", "gap"), changeButton()));
   const clank = el("div", "big", area);
   clank.id = "me-clank";
   const health = el("div", "big" + (p.health <= 3 ? " hurt" : ""), p.health);
@@ -147,6 +148,11 @@ function myPanel(payload, player) {
   box.append(el("div", "line soft", t("gold") + " " + p.gold + " · " + t("artifacts") + " " +
     (p.artifacts.length ? p.artifacts.join(", ") : "0") + " · " + t("supply") + " " + p.supply));
   return box;
+}
+
+// whose turn it is, as the table marks it: white (colours.css: --turn), the table's word
+function turnBadge() {
+  return el("span", "turn-badge", t("turn"));
 }
 
 function turnBanner(payload) {
@@ -204,9 +210,9 @@ function othersPanel(payload, skip) {
     const v = payload.view.players[player] || {};
     const area = (state.clank_area || {})[player] || 0;
     const active = state.turn.active === player && !state.game_over;
-    const row = el("div", "row",
+    const row = el("div", "row" + (active ? " active" : ""),
       chip(player, v.letter),
-      el("span", "name", v.label, active ? el("span", "active-mark", " ◀") : null,
+      el("span", "name", v.label, active ? turnBadge() : null,
         v.status ? el("div", "", statusOf(p, v)) : null),
       el("span", "num", "▣" + area),
       el("span", "num", el("span", "heart", "♥"), p.health),
