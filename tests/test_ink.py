@@ -163,3 +163,24 @@ def test_a_dash_alone_has_no_letter_height_and_is_not_the_smallest_text(ui):
     finally:
         for w in (dash, word):
             ui.window.remove_widget(w)
+
+
+def test_a_marked_up_text_is_measured_without_its_tags(ui):
+    """A text's markup ("[font=...]", "[b]") takes no room on screen: a line that fits is
+    not listed as shortened for the length of its tags."""
+    from kivy.uix.label import Label
+
+    text = "[font=DejaVuSans]\u25b2[/font] [b]ring[/b] of Power"
+    line = Label(text=text, markup=True, font_size=26, shorten=True, size_hint=(None, None),
+                 size=(260, 40), text_size=(260, 40), pos=(10, 200))  # fmt: skip
+    ui.window.add_widget(line)
+    try:
+        ui.frames(3)
+        texts = {t["text"]: t for t in screen_metrics(ui.window)["texts"]}
+        assert texts[text]["cut"] == ""
+        line.text = text + ", and much more than the line can hold"
+        ui.frames(2)
+        texts = {t["text"]: t for t in screen_metrics(ui.window)["texts"]}
+        assert texts[line.text]["cut"] == "shortened"
+    finally:
+        ui.window.remove_widget(line)

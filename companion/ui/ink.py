@@ -100,6 +100,7 @@ def walk(root: Any) -> Iterator[Any]:
 def _cut(label: Any) -> str:
     """Why a label's text does not show whole ("" when it does)."""
     from kivy.core.text import Label as CoreLabel
+    from kivy.core.text.markup import MarkupLabel
 
     width = label.text_size[0]
     if width is None:
@@ -108,7 +109,7 @@ def _cut(label: Any) -> str:
     def natural(text: str) -> float:
         options = {k: getattr(label, k) for k in label._font_properties if hasattr(label, k)}
         options.update(text=text, text_size=(None, None), shorten=False)
-        core = CoreLabel(**options)
+        core = (MarkupLabel if label.markup else CoreLabel)(**options)  # tags take no room
         core.refresh()
         return float(core.content_size[0])
 

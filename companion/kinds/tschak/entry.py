@@ -304,10 +304,10 @@ class Entry(Progress):
         message = _("{player}: {card}").format(player=who(target), card=hero_words(card))
         if card.colour in colours:
             self.misplays.add(target)  # T-X1: the table saw it; it may take it back
-            message = _(
-                "{player}: two {colour} cards! Swap one for a card from the hand; "
-                "the team takes the penalty"
-            ).format(player=who(target), colour=tp(COLOUR_WORDS[card.colour]))
+            # (the line under the teams: short enough for one line of the table's size)
+            message = _("{player}: two {colour} cards! Swap one; a penalty").format(
+                player=who(target), colour=tp(COLOUR_WORDS[card.colour])
+            )
         if self.team_complete(team):
             self.selected = self._next_open(target)
         else:

@@ -48,7 +48,7 @@ WEAPON_SHORT = {
     (MAGE, "staff"): NC_("tschak", "staff"),
     (WARRIOR, "axe"): NC_("tschak", "axe"),
     (DWARF, "axe"): NC_("tschak", "axe"),
-    (DWARF, "middle"): NC_("tschak", "middle weapon"),
+    (DWARF, "middle"): NC_("tschak", "middle"),  # the rulebook leaves it unnamed (A8)
     (DWARF, "unarmed"): NC_("tschak", "unarmed"),
 }
 # and in a sentence: "mage 4 with a staff"

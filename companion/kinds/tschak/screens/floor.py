@@ -10,6 +10,7 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.utils import escape_markup
 
 from companion.i18n import _, player_name
 from companion.kinds.tschak.screens.base import TschakScreen
@@ -27,6 +28,8 @@ from companion.kinds.tschak.views import CardView, TeamView, TschakView, card_vi
 from companion.ui.colours import colour, letter, text_colour
 
 LAYOUTS = (*Tschak.layouts, "tschak/floor.kv")
+FIGURE = 48  # px: a card's number, the figure a team is counted by (34 px of ink)
+TIGHT_FIGURE = 36  # a team with a misplay to own up to: 26 px of ink
 
 
 class TeamPanel(Seated, BoxLayout):
@@ -41,6 +44,8 @@ class TeamPanel(Seated, BoxLayout):
     status_text = StringProperty("")
     status_colour = ListProperty([0.85, 0.87, 0.9, 1])
     misplay_text = StringProperty("")
+    show_status = BooleanProperty(False)  # the trophies' last card has a line of its own
+    roomy = BooleanProperty(True)  # three teams or fewer: an empty slot says what to do
 
     def show(self, team: TeamView, trophies: bool) -> None:
         self.player = team.player
@@ -59,12 +64,26 @@ class TeamPanel(Seated, BoxLayout):
             shown.append((team.known, partial(self.pick, player), True))
         while len(shown) < team.slots:
             shown.append((None, partial(self.pick, player), False))
+        if team.misplay:
+            self.misplay_text = _("Misplay: penalty")
+        elif team.state == "illegal":
+            self.misplay_text = _("{problem} · misplay?").format(problem=team.problem)
+        else:
+            self.misplay_text = ""
         for widget, (card, action, faded) in zip(
             sync(self.ids.cards, len(shown), CardChip), shown, strict=True
         ):
-            widget.set_card(card, _("tap or scan"))
+            widget.set_card(card, _("Tap or scan") if self.roomy else "")
+            widget.figure_size = FIGURE
+            if self.misplay_text:
+                # a misplay to own up to takes a card's room: a line for each card (its
+                # weapon is in the verdict's reasons)
+                widget.figure_size = TIGHT_FIGURE
+                if card is not None:
+                    widget.label_text = f"[b]{escape_markup(card.title)}[/b]"
             widget.action = action
             widget.faded = faded
+        self.show_status = trophies
         if trophies:
             if team.cards:
                 self.status_text, good = _("last card"), True
@@ -81,12 +100,6 @@ class TeamPanel(Seated, BoxLayout):
             self.status_text = _("{n} of {slots} cards").format(n=n, slots=team.slots)
             good = False
         self.status_colour = [0.55, 0.9, 0.55, 1] if good else [1, 0.8, 0.5, 1]
-        if team.misplay:
-            self.misplay_text = _("Misplay: penalty")
-        elif team.state == "illegal":
-            self.misplay_text = _("{problem} · misplay?").format(problem=team.problem)
-        else:
-            self.misplay_text = ""
 
     def pick(self, player: str) -> None:
         open_hero_picker(player)
@@ -123,6 +136,11 @@ def take_back(player: str, index: int, notation: str) -> None:
         app().status.text = _("The table changed meanwhile: nothing was done")
 
 
+def prize(arrow: str, words: str) -> str:
+    """A prize of the floor as its line shows it: the arrow (Roboto has none), the card."""
+    return f"[font=DejaVuSans]{arrow}[/font] {escape_markup(words)}"
+
+
 def open_hero_picker(player: str) -> None:
     c = ctl()
     cards = [card_view(n) for n in c.hand_choices(player)]
@@ -152,13 +170,15 @@ class TschakFloorScreen(TschakScreen):
             self.resolve_text = _("Resolve floor {floor}").format(floor=view.floor)
             current = next((f for f in view.floors if f.current), None)
             if current is not None and current.monster and current.treasure:
-                self.monster_text = _("Weakest takes: {card}").format(card=current.monster.words)
-                self.treasure_text = _("Strongest takes: {card}").format(
-                    card=current.treasure.words
-                )
+                # the prizes in the tower's colours, the strongest's (gold) first: an
+                # arrow up for the strongest team, down for the weakest (the tower's screen
+                # says it in words), so that both fit one line in every language
+                self.treasure_text = prize("\u25b2", current.treasure.words)
+                self.monster_text = prize("\u25bc", current.monster.words)
         for panel, team in zip(
             sync(self.ids.teams, len(view.teams), TeamPanel), view.teams, strict=True
         ):
+            panel.roomy = len(view.teams) <= 3  # four: a "+" alone (the hint line says it)
             panel.show(team, self.trophies)
 
     def resolve(self) -> None:

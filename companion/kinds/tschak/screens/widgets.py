@@ -75,6 +75,7 @@ class CardChip(Tschak, ButtonBehavior, BoxLayout):
     ink = ListProperty([1, 1, 1, 1])
     faded = BooleanProperty(False)
     figure_size = NumericProperty(34)
+    figure_text = StringProperty("")  # the figure as drawn: an artifact's "×" smaller
     label_text = StringProperty("")
     notation = StringProperty("")  # the card shown ("" for an empty slot)
 
@@ -85,6 +86,12 @@ class CardChip(Tschak, ButtonBehavior, BoxLayout):
     def on_release(self) -> None:
         if self.action is not None:
             self.action()
+
+    def on_figure(self, *args: Any) -> None:
+        sign = f"[size={int(self.figure_size * 0.6)}]\u00d7[/size]"
+        self.figure_text = escape_markup(self.figure).replace("\u00d7", sign)
+
+    on_figure_size = on_figure
 
     def set_card(self, card: CardView | None, empty: str = "") -> CardChip:
         self.notation = card.notation if card is not None else ""
