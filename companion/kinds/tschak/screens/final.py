@@ -11,15 +11,13 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 
 from companion.i18n import _
 from companion.kinds.tschak.screens.base import TschakScreen
-from companion.kinds.tschak.screens.popups import Choices, confirm_close
+from companion.kinds.tschak.screens.popups import Choices, confirm_close, grown
 from companion.kinds.tschak.screens.widgets import Seated, Tschak, button, cell, ctl, sync, tinted
 from companion.kinds.tschak.views import FinalView, TschakView
 from companion.ui.colours import colour, letter, text_colour
-from companion.ui.drawn import text_extent
 
 LAYOUTS = (*Tschak.layouts, "tschak/final.kv")
 
@@ -87,16 +85,16 @@ class TschakFinalScreen(TschakScreen):
             grid.cols_minimum = {0: dp(200)}
         self.ids.scroll.scroll_y = 1
         head, table, totals = grids
-        head.add_widget(grown(cell("")))
+        head.add_widget(sized(cell("")))
         for col in final.columns:
             name = cell(f"{col.place}. {col.label}", bold=True, color=colour(col.colour))
-            head.add_widget(grown(name))
+            head.add_widget(sized(name))
         elixir_row = _("Elixir")
         last = len(final.rows) - 1
         for i, row in enumerate(final.rows):
             grid = totals if i == last else table
             grid.add_widget(
-                grown(cell(row, halign="left", bold=i == last, color=(0.8, 0.82, 0.88, 1)))
+                sized(cell(row, halign="left", bold=i == last, color=(0.8, 0.82, 0.88, 1)))
             )
             for col in final.columns:
                 text = col.cells[i]
@@ -105,10 +103,10 @@ class TschakFinalScreen(TschakScreen):
                     grid.add_widget(grown(button(text, choose), pad=dp(10), least=dp(56)))
                 elif i == last:  # the totals: the figures a player looks for
                     grid.add_widget(
-                        grown(cell(text, bold=True, full_font_size=sp(54), min_font_size=sp(54)))
+                        sized(cell(text, bold=True, full_font_size=sp(54), min_font_size=sp(54)))
                     )
                 else:
-                    grid.add_widget(grown(cell(text)))
+                    grid.add_widget(sized(cell(text)))
 
     def elixir(self, player: str, label: str, choices: Sequence[tuple[str, str | None]]) -> None:
         entries = [
@@ -129,17 +127,7 @@ class TschakFinalScreen(TschakScreen):
         confirm_close()
 
 
-def grown(widget: Any, pad: float = dp(6), least: float = dp(36)) -> Any:
-    """A cell or a button of the breakdown as tall as its words wrapped to its width
-    (a row is as tall as its tallest)."""
-
-    def fit(*args: Any) -> None:
-        if widget.width > 1:
-            options = {k: getattr(widget, k) for k in Label._font_properties}
-            height = text_extent(options, widget.font_size, widget.width - pad)[1]
-            widget.height = max(least, height + pad)
-
-    widget.size_hint_y = None
-    widget.bind(width=fit, text=fit, font_size=fit)
-    fit()
-    return widget
+def sized(widget: Any) -> Any:
+    """A cell of the breakdown as tall as its words wrapped to its width (a row is as
+    tall as its tallest cell)."""
+    return grown(widget, pad=dp(6), least=dp(36))

@@ -9,13 +9,16 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from kivy.metrics import dp
 from kivy.properties import StringProperty
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from companion.i18n import _
 from companion.kinds.tschak.screens.widgets import Tschak, app, button, chip, ctl
 from companion.kinds.tschak.views import CardView, TschakView
+from companion.ui.drawn import text_extent
 
 POPUPS = (*Tschak.layouts, "tschak/popups.kv")
 
@@ -38,22 +41,15 @@ class CardPicker(Tschak, ModalView):
         super().__init__(size_hint=(0.97, 0.95), **kw)
         self.title = title
         grid: GridLayout = self.ids.grid
-        grid.cols = 6 if len(cards) > 12 else 4 if len(cards) > 6 else 3
+        # a card's name at 26 px on one word a line at least: four columns at most
+        grid.cols = 4 if len(cards) > 6 else 3
         for text, action in extra:
-            grid.add_widget(
-                button(
-                    text,
-                    partial(self._done, action),
-                    height=62,
-                    full_font_size="20sp",
-                    min_font_size="18sp",
-                )
-            )
+            grid.add_widget(grown(button(text, partial(self._done, action)), least=dp(62)))
         for card in cards:
             widget = chip(card, partial(self._done, partial(on_pick, card.notation)))
             widget.size_hint_y = None
-            widget.height = 62
-            widget.figure_size = 30
+            widget.height = dp(62)
+            widget.figure_size = dp(36)
             grid.add_widget(widget)
 
     def close(self) -> None:
@@ -85,15 +81,7 @@ class Choices(Tschak, ModalView):
         self._cancel = cancel
         box = self.ids.entries
         for text, action in entries:
-            box.add_widget(
-                button(
-                    text,
-                    partial(self._done, action),
-                    height=64,
-                    full_font_size="22sp",
-                    min_font_size="18sp",
-                )
-            )
+            box.add_widget(grown(button(text, partial(self._done, action)), least=dp(64)))
 
     def close(self) -> None:
         self.dismiss(animation=False)
@@ -104,6 +92,21 @@ class Choices(Tschak, ModalView):
         self._cancel = None
         self.dismiss(animation=False)
         action()
+
+
+def grown(widget: Any, pad: float = dp(10), least: float = dp(48)) -> Any:
+    """A button (or a cell) as tall as its words at their size, wrapped to its width."""
+
+    def fit(*args: Any) -> None:
+        if widget.width > 1:
+            options = {k: getattr(widget, k) for k in Label._font_properties}
+            height = text_extent(options, widget.font_size, widget.width - pad)[1]
+            widget.height = max(least, height + pad)
+
+    widget.size_hint_y = None
+    widget.bind(width=fit, text=fit, font_size=fit)
+    fit()
+    return widget
 
 
 def open_menu() -> None:

@@ -64,8 +64,8 @@ class TschakTowerScreen(TschakScreen):
                 bold=True,
                 size_hint_x=None,
                 width=150,
-                full_font_size="24sp",
-                min_font_size="18sp",
+                full_font_size="26sp",
+                min_font_size="26sp",
             )
         )
         row.add_widget(CardChip())
