@@ -54,9 +54,13 @@ class Shots:
     def __init__(self, ui: Harness, language: str, prefix: str = "tschak") -> None:
         self.ui, self.language, self.prefix, self.n = ui, language, prefix, 0
 
-    def __call__(self, step: str) -> None:
+    def __call__(self, step: str, figures: int | None = None, ink: bool = False) -> None:
+        """``ink``: the screen's texts hold the table's size as measured from the window's
+        pixels, and its figures (when ``figures``) that many pixels of ink."""
         self.n += 1
         assert_readable(self.ui)
+        if ink or figures is not None:
+            assert_ink(self.ui, figures)
         if SHOTS is not None:
             SHOTS.mkdir(parents=True, exist_ok=True)
             name = f"{self.prefix}-{self.language}-{self.n:02d}-{step}.png"
@@ -135,6 +139,34 @@ def assert_readable(ui: Harness) -> None:
         if w.font_size < 16:
             problems.append(f"too small ({w.font_size}): {w.text!r}")
     assert not problems, "\n".join(problems)
+
+
+def assert_ink(ui: Harness, figures: int | None = None) -> dict:
+    """Every text on top of the window at 18 px of ink or more, none cut or broken, and
+    the figures at ``figures`` px or more (TABLE_SCREEN.md)."""
+    from companion.ui.ink import screen_metrics
+
+    measured = screen_metrics(ui.window)
+    small = [(t["text"], t["ink"]) for t in measured["texts"] if not t["figure"] and t["ink"] < 18]
+    assert measured["smallest_text_ink"] is not None and measured["smallest_text_ink"] >= 18, small
+    assert measured["cut"] == []
+    if figures is not None:
+        assert measured["smallest_figure_ink"] is not None
+        assert measured["smallest_figure_ink"] >= figures, measured["smallest_figure_ink"]
+    return measured
+
+
+def ink_of(ui: Harness, widgets) -> list[int]:
+    """The ink height of each widget's text, read from the window's pixels."""
+    from companion.ui.ink import ink_height, window_image
+
+    image = window_image(ui.window)
+    found = []
+    for w in widgets:
+        tw, th = (min(a, b) for a, b in zip(w.texture_size, w.size, strict=True))
+        x, y = w.to_window(w.center_x - tw / 2, w.center_y - th / 2)
+        found.append(ink_height(image, x, y, tw, th))
+    return found
 
 
 def chips(ui: Harness, notation: str | None = None, empty: bool = False) -> list:
@@ -223,13 +255,13 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     ui.tap(_("Start game"))
     assert ui.app.screens.current == "tschak_setup"
     assert tschak.pending["players"] == ["red", "blue", "green"]
-    shot("setup")
+    shot("setup", ink=True)
     # every setting shown with its default; a tap changes one
     setup = ui.app.screens.get_screen("tschak_setup")
     rows = {row.key: row for row in setup.ids.settings.children if hasattr(row, "key")}
     assert len(rows) == 15
     ui.tap(rows["final_tie_monsters"].ids.value)
-    shot("setup-choices")
+    shot("setup-choices", ink=True)
     ui.tap(pgettext("tschak setting", "after the elixir"))
     assert tschak.pending["settings"] == {"final_tie_monsters": "after_elixir"}
     rows = {row.key: row for row in setup.ids.settings.children if hasattr(row, "key")}
@@ -241,7 +273,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     assert check.figure == "2" and not check.checked
     ui.tap("5")
     assert check.figure == "5"
-    shot("catalog-check")
+    shot("catalog-check", ink=True)
     ui.tap("2")
     ui.tap("\u2713 " + _("Right: next"))
     assert tschak.check.confirmed("mage_01") and tschak.check.current_id == "mage_02"
@@ -259,7 +291,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     tower_screen = ui.app.screens.get_screen("tschak_tower")
     floors = list(reversed(tower_screen.ids.floors.children))  # floor 3 first
     tap_pick(ui, floors[2].children[0], tower["treasures"][0])  # floor 1's treasure
-    shot("tower")
+    shot("tower", ink=True)
     tap_pick(ui, floors[1].children[0], tower["treasures"][1])
     tap_pick(ui, floors[0].children[0], tower["treasures"][2])
     ui.tap(_("Set out tower {tower}").format(tower=1))
@@ -296,7 +328,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
         player_name("green", capital=True): "14",
     }
     assert len(verdict.reasons.split("\n")) == 2
-    shot("verdict")
+    shot("verdict", figures=36)
     # floors 2 and 3 on the reader
     for number in (2, 3):
         ui.tap(verdict.continue_text)
@@ -304,7 +336,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
             ui.tap(panel(ui, player).children[-1])  # its name: the next scans are its
             reader(ui, stickers, *cards)
         ui.tap(_("Resolve floor {floor}").format(floor=number))
-    shot("verdict-floor-3")
+    shot("verdict-floor-3", figures=36)
     ui.tap(verdict.continue_text)
     assert ui.app.screens.current == "tschak_floor" and tschak.phase == "trophies"
     for player, card in ACTIONS[4]["last"].items():
@@ -316,7 +348,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
         "blue": 3,
         "green": 0,
     }
-    shot("trophy-verdict")
+    shot("trophy-verdict", figures=36)  # the gold
     ui.tap(verdict.continue_text)
     assert ui.app.screens.current == "tschak_tower"
     # towers 2 to 4 as the table played them (straight to the controller), then the last
@@ -343,17 +375,19 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     reader(ui, stickers, green["treasures"][0])
     piles = {p.player: p for p in final.ids.piles.children}
     assert piles["green"].status == "partial"
-    shot("piles")
+    shot("piles", ink=True)
     ui.tap(_("Show the result"))
     assert final.revealed
     assert final.winner_text == _("{player} wins with {n} VP").format(
         player=player_name("red", capital=True), n=15
     )
-    shot("result")
+    shot("result", ink=True)  # every cell a text of 26 px at least
+    totals = [w for w in final.ids.totals.children if w.text.strip().lstrip("−-").isdigit()]
+    assert len(totals) == 3 and min(ink_of(ui, totals)) >= 36  # the totals: figures
     # the elixir's use, chosen: red keeps the troglodyte after all
     elixir = next(w for w in final.ids.table.children if hasattr(w, "background"))
     ui.tap(elixir)
-    shot("elixir")
+    shot("elixir", ink=True)
     ui.tap(_("{choice}: {n} VP").format(choice=_("unused"), n=10))
     assert ui.app.control("tschak").snapshot()["players"]["red"]["score"] == 10
     ui.tap(_("Close the game"))
@@ -388,7 +422,7 @@ def test_four_and_two_players_fit_the_screen(tmp_path, harnesses, language):
             tschak.add_card("D1u", "blue")
         ui.tap(_("Resolve floor {floor}").format(floor=1))
         assert ui.app.screens.current == "tschak_verdict"
-        shot(f"verdict-{len(players)}")
+        shot(f"verdict-{len(players)}", figures=30 if len(players) == 4 else 36)
         tschak.abandon()
         ui.frames(2)
         assert ui.app.screens.current == "newgame"
@@ -415,7 +449,7 @@ def test_a_tie_the_rules_cannot_break_is_asked_on_screen(tmp_path, harnesses):
     before = ui.app.control("tschak").snapshot()
     ui.tap(_("Resolve floor {floor}").format(floor=1))
     assert ui.app.control("tschak").snapshot() == before  # nothing decided yet: the table says
-    Shots(ui, "en", prefix="tschak-tie")("question")
+    Shots(ui, "en", prefix="tschak-tie")("question", ink=True)
     ui.tap("Blue")
     assert ui.app.control("tschak").snapshot()["floors"][0]["treasure"]["to"] == "blue"
     assert ui.app.screens.current == "tschak_verdict"

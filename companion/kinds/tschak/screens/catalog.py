@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from companion.kinds.tschak.screens.base import TschakScreen
@@ -61,7 +62,7 @@ class TschakCatalogScreen(TschakScreen):
         self.group = card.group
         self.card_title = card.title
         self.figure = card.figure or "—"
-        self.weapon = card.weapon
+        self.weapon = capital(card.weapon)
         self.swatch = list(GROUP_COLOURS.get(card.group, EMPTY))
         self.ink = [0.08, 0.08, 0.1, 1] if card.group in DARK_GROUPS else [1, 1, 1, 1]
         for widget, (label, value, chosen) in zip(
@@ -71,15 +72,15 @@ class TschakCatalogScreen(TschakScreen):
         for widget, (label, weapon, chosen) in zip(
             sync(self.ids.weapons, len(v.weapons), self._toggle), v.weapons, strict=True
         ):
-            self._set(widget, label, chosen, partial(ctl().check_weapon, weapon))
+            self._set(widget, capital(label), chosen, partial(ctl().check_weapon, weapon))
+        self.ids.numbers.cols = max(1, min(8, len(v.numbers)))  # one row: "?" and 1 to 7
         self.ids.numbers_title.opacity = 1 if v.numbers else 0
         self.ids.weapons_title.opacity = 1 if v.weapons else 0
 
     @staticmethod
     def _toggle() -> TschakButton:
-        return TschakButton(
-            size_hint_y=None, height=56, full_font_size="24sp", min_font_size="18sp"
-        )
+        # "?" and the digits large: a question mark's hook and dot are read apart
+        return TschakButton(size_hint_y=None, height=dp(56), full_font_size=sp(40))
 
     @staticmethod
     def _set(widget: TschakButton, label: str, chosen: bool, action: Callable[[], Any]) -> None:
@@ -104,3 +105,9 @@ class TschakCatalogScreen(TschakScreen):
         if target == "tschak_catalog":
             target = a.home_screen()
         a.show_screen(target)
+
+
+def capital(words: str) -> str:
+    """A weapon's words with a capital: small letters alone ("посох") draw too little ink
+    to read across the table."""
+    return words[:1].upper() + words[1:]

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from functools import partial
 
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
 from companion.kinds.tschak.screens.base import TschakScreen
-from companion.kinds.tschak.screens.popups import Choices, open_catalog_check
+from companion.kinds.tschak.screens.popups import Choices, grown, open_catalog_check
 from companion.kinds.tschak.screens.widgets import Tschak, cell, ctl
 from companion.kinds.tschak.views import SettingView, TschakView
 
@@ -59,18 +60,11 @@ class TschakSetupScreen(TschakScreen):
                 changed=s.changed,
             )
             row.ids.value.action = partial(self.choose, s)
+            grown(row.ids.value, least=dp(60))
             box.add_widget(row)
         for line in setup.fixed:
             box.add_widget(
-                cell(
-                    line,
-                    size_hint_y=None,
-                    height=52,
-                    halign="left",
-                    full_font_size="20sp",
-                    min_font_size="17sp",
-                    color=(0.75, 0.77, 0.82, 1),
-                )
+                grown(cell(line, halign="left", color=(0.75, 0.77, 0.82, 1)), least=dp(40))
             )
 
     @staticmethod
