@@ -379,9 +379,12 @@ def test_a_long_set_up_checklist_scrolls_and_the_title_stays_on_screen(ui):
     title = ui.find("Set up the table")
     _x, y = title.to_window(title.x, title.y)
     assert y + title.height <= 480 + 0.5
-    checklist = next(w for w in screen.walk() if getattr(w, "text", "") == screen.checklist)
-    assert isinstance(checklist.parent, ScrollView)
+    # a label to each step, in a list that scrolls
+    lines = screen.checklist.split("\n")
+    steps = [w for w in screen.walk() if isinstance(w, Label) and w.text in lines]
+    assert [w.text for w in steps] == lines
+    assert all(isinstance(w.parent.parent, ScrollView) for w in steps)
     for w in screen.walk():
-        if isinstance(w, Label) and shown(w) and w is not checklist:
+        if isinstance(w, Label) and shown(w) and w not in steps:
             wx, wy = w.to_window(w.x, w.y)
             assert wy >= -0.5 and wy + w.height <= 480.5, w.text

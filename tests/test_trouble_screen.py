@@ -205,6 +205,26 @@ def test_the_trouble_screen_speaks_the_tables_language(tmp_path, started):
     shot(ui, "database-es")
 
 
+@pytest.mark.parametrize("language", ["en", "es", "ru", "uk"])
+def test_every_step_of_the_trouble_screen_reads_from_across_the_table(tmp_path, started, language):
+    """The problem, the question, what was done: every text 18 px of ink at least (as
+    measured from the window's pixels), nothing shortened, no word broken, in every
+    language."""
+    from companion.ui.ink import screen_metrics
+
+    db = foreign(tmp_path / "games.db")
+    ui = started(db, language=language)
+    screen = ui.app.screens.current_screen
+    steps = [("problem", lambda: None), ("confirm", screen.ask_fresh), ("done", screen.fresh)]
+    for step, move in steps:
+        move()
+        ui.frames(3)
+        assert problems(screen) == [], (language, step)
+        measured = screen_metrics(ui.window)
+        assert measured["smallest_text_ink"] >= 18, (language, step, measured["texts"])
+        assert not measured["cut"], (language, step, measured["cut"])
+
+
 # ------------------------------------------------------------------ the ways out
 def test_a_fresh_database_keeps_the_unusable_one_and_reaches_the_home_screen(tmp_path, started):
     import companion.ui.trouble

@@ -522,7 +522,7 @@ def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(
     assert [len(g) for line in lines for g in line.split(" ")] == [8] * 8 and len(lines) == 4
     assert "".join(lines).replace(" ", "") == commitment
     _hex_label(ui, ui.app.screens.get_screen("opening").commitment_text)
-    ui.find("Photograph this before the first draw")
+    ui.find("The bag is sealed: photograph its commitment before the first draw")
     begin(ui)
     ctl = ui.app.controller
     ctl.do({"do": "damage", "player": "red", "n": 10})
@@ -544,11 +544,11 @@ def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(
     ui.tap("Audit")
     audit = ui.app.screens.get_screen("audit")
     assert audit.head_text == " ".join(groups[:4]) + "\n" + " ".join(groups[4:])
-    assert commitment in audit.game_text
+    assert audit.commitment_text.replace("\n", " ").replace(" ", "") == commitment
     _hex_label(ui, audit.head_text)
     # the decks are still to be scanned: the head moves on until the game is closed
     assert ui.find(audit.head_note).text.startswith("Chain head so far")
-    assert "…" not in audit.game_text + audit.head_text
+    assert "…" not in audit.commitment_text + audit.head_text
     game = ctl.game_id
     ctl.close_game()
     final = ctl.chain_head(game)

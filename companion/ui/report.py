@@ -17,8 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import DictProperty, ObjectProperty, StringProperty
+from kivy.metrics import dp
+from kivy.properties import DictProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
 from companion.history import Fairness, GameHistory, Record
 from companion.i18n import _, ed_, ngettext, player_name
@@ -53,6 +56,14 @@ def category_name(category: str) -> str:
     return player_name(category)
 
 
+def category_short(category: str) -> str:
+    """A category in a narrow bar's room: a seat's number after a hash (black and the
+    ghosts keep their short names)."""
+    if category.startswith("seat"):
+        return "#" + category[4:]
+    return category_name(category)
+
+
 # ------------------------------------------------------------------ the charts
 def _turns(h: GameHistory) -> tuple[list[Any], tuple[int, ...]]:
     """The table at the start, then at the end of each turn; and the turns in which the
@@ -75,7 +86,7 @@ def _line(h: GameHistory, title: str, series: list[Series], marks: tuple[int, ..
         title=title,
         series=series,
         marks=marks,
-        x_label=_("turns"),
+        x_label=_("Turns"),
         mark_label=_("red marks: the dragon drew"),
         steps=max(steps, 1),
     )
@@ -125,10 +136,13 @@ def scores_chart(h: GameHistory) -> BarData | None:
                     for part in parts
                 ],  # fmt: skip
                 total=str(h.totals.get(p, 0)),
+                short=letter(p),
             )
         )
+    # the parts somebody scored (a part nobody scored has no colour to tell apart)
+    scored = [part for part in parts if any(s.get(part, 0) for s in h.scores.values())]
     legend = [(part_name(part, h.edition), PART_COLOURS.get(part, (0.6, 0.6, 0.6, 1)))
-              for part in parts]  # fmt: skip
+              for part in scored]  # fmt: skip
     return BarData(title=_("Scores"), bars=bars, legend=legend)
 
 
@@ -139,6 +153,7 @@ def fairness_chart(f: Fairness) -> BarData:
             parts=[(c, n, FAIR.get(c, (0.45, 0.62, 0.9, 1)))],
             total=str(n),
             target=f.expected.get(c),
+            short=category_short(c),
         )
         for c, n in f.observed.items()
     ]
@@ -160,6 +175,7 @@ def wins_chart(r: Record) -> BarData:
                 played=r.played_by_colour[c],
                 avg=r.average_score_by_colour.get(c, 0),
             ),
+            short=letter(c),
         )
         for c in colours
     ]
@@ -181,20 +197,23 @@ def fairness_text(f: Fairness) -> str:
     )
 
 
-def record_text(r: Record) -> str:
+def finished_text(r: Record) -> str:
     if r.games == 0:
         return _("No finished games yet.")
-    seats = "  ".join(
+    return ngettext("{n} finished game", "{n} finished games", r.games).format(n=r.games)
+
+
+def seat_lines(r: Record) -> list[str]:
+    """Each seat's record, a line each: how often it won, its average score."""
+    return [
         _("seat {n}: {wins}/{played} won, {avg:.0f} VP").format(
             n=s,
             wins=r.wins_by_seat.get(s, 0),
             played=r.played_by_seat[s],
             avg=r.average_score_by_seat.get(s, 0),
-        )  # fmt: skip
+        )
         for s in sorted(r.played_by_seat)
-    )
-    games = ngettext("{n} finished game", "{n} finished games", r.games).format(n=r.games)
-    return f"{games} · {seats}"
+    ]
 
 
 def game_charts(h: GameHistory) -> dict[str, Any]:
@@ -221,8 +240,16 @@ class ReportScreen(Layout, Screen):
     back_to = StringProperty("pastgames")
     title_text = StringProperty("")
     ranking_text = StringProperty("")
+    head_text = StringProperty("")  # the title in bold, then the ranking (markup)
     shown = StringProperty("noise")
     charts = DictProperty({})
+
+    def on_title_text(self, *args: Any) -> None:
+        # a line broken between two places only, never inside one
+        places = [p.replace(" ", "\u00a0") for p in self.ranking_text.split("   ")]
+        self.head_text = heading(self.title_text, "   ".join(places))
+
+    on_ranking_text = on_title_text
 
     def on_pre_enter(self, *args: Any) -> None:
         self.refresh()
@@ -244,7 +271,7 @@ class ReportScreen(Layout, Screen):
             game=game, edition=edition_title(h.edition)
         )
         ranking = h.ranking or ()
-        many = len(ranking) > 4  # five or six players: their letters, to fit one line
+        many = len(ranking) > 4  # five or six players: their letters, to fit two lines
         self.ranking_text = "   ".join(
             _("{place}. {player}: {score} VP").format(
                 place=(h.places or {}).get(p, i + 1),
@@ -276,13 +303,16 @@ class ReportScreen(Layout, Screen):
 
 
 class StatsScreen(Layout, Screen):
-    """Every game of the database: the draws' fairness, wins by colour and seat."""
+    """Every game of the database: the draws' fairness, wins by colour, and each seat's
+    record a line each."""
 
     layouts = ("report.kv",)
 
-    shown = StringProperty("fairness")
+    shown = StringProperty("fairness")  # "fairness", "wins" or "seats"
     fairness_text = StringProperty("")
-    record_text = StringProperty("")
+    finished_text = StringProperty("")
+    seat_lines = ListProperty([])
+    head_text = StringProperty("")
     charts = DictProperty({})
 
     def on_pre_enter(self, *args: Any) -> None:
@@ -293,12 +323,32 @@ class StatsScreen(Layout, Screen):
         f, r = ctl.fairness(), ctl.record()
         self.charts = {"fairness": fairness_chart(f), "wins": wins_chart(r)}
         self.fairness_text = fairness_text(f)
-        self.record_text = record_text(r)
+        self.finished_text = finished_text(r)
+        self.seat_lines = seat_lines(r)
         self.show(self.shown)
+
+    def on_seat_lines(self, *args: Any) -> None:
+        grid = self.ids.seats
+        grid.clear_widgets()
+        for line in self.seat_lines:
+            label = Label(text=line, font_size="26sp", size_hint_y=None, halign="left")
+            label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+            label.bind(texture_size=lambda w, size: setattr(w, "height", max(dp(40), size[1])))
+            grid.add_widget(label)
 
     def show(self, name: str) -> None:
         self.shown = name
-        self.ids.bars.data = self.charts[name]
+        summary = self.fairness_text if name == "fairness" else self.finished_text
+        self.head_text = heading(_("All games"), summary, " · ")
+        if name in self.charts:
+            self.ids.bars.data = self.charts[name]
+
+
+def heading(title: str, rest: str, between: str = "   ") -> str:
+    """A screen's title in bold, then what it says of the game (markup)."""
+    if not rest:
+        return f"[b]{escape_markup(title)}[/b]"
+    return f"[b]{escape_markup(title)}[/b]{between}{escape_markup(rest)}"
 
 
 def report_charts(

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from kivy.factory import Factory
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
@@ -54,7 +55,8 @@ class AuditScreen(Layout, Screen):
     back_to = StringProperty("")  # the screen that opened it ("": the game's own)
     title_text = StringProperty("")
     draws_text = StringProperty("")
-    game_text = StringProperty("")  # the game and its commitment
+    commitment_text = StringProperty("")  # the commitment in full, in groups of 8
+    commitment_note = StringProperty("")
     ranking_text = StringProperty("")  # a past game's ranking
     head_text = StringProperty("")  # the chain head in full, in groups of 8
     head_note = StringProperty("")
@@ -74,7 +76,7 @@ class AuditScreen(Layout, Screen):
         if game is None:
             self.title_text = _("Audit: every draw of this game")
             self.draws_text = _("No game is open.")
-            self.game_text = self.head_text = self.head_note = ""
+            self.commitment_text = self.commitment_note = self.head_text = self.head_note = ""
             return
         if self.game is None:
             view = ctl.view()
@@ -87,7 +89,8 @@ class AuditScreen(Layout, Screen):
             if summary is None:
                 self.title_text = _("Audit: every draw of this game")
                 self.draws_text = _("No game is open.")
-                self.game_text = self.head_text = self.head_note = ""
+                self.commitment_text = self.commitment_note = ""
+                self.head_text = self.head_note = ""
                 return
             draws = ctl.logged_draws(game)
             commitment = summary.commitment or ""
@@ -111,15 +114,24 @@ class AuditScreen(Layout, Screen):
         if undone:  # counted in the title, as on the table screen
             counted = ngettext("{n} draw undone", "{n} draws undone", undone).format(n=undone)
             self.title_text = f"{self.title_text} · {counted}"
-        self.game_text = _("Game {game} · commitment {commitment}").format(
-            game=game, commitment=commitment
-        )
+        self.commitment_note = _(
+            "Game {game}: its commitment, the bag sealed before the first draw"
+        ).format(game=game)
+        self.commitment_text = grouped(commitment) if commitment else ""
         self.head_text = grouped(ctl.chain_head(game))
         self.head_note = (
             _("Final chain head. Photograph this: it proves the game was not rewritten later")
             if final
             else _("Chain head so far: it is final once the game is closed")
         )
+
+    def on_draws_text(self, *args: Any) -> None:
+        """Every draw a line of its own (two when long), in the table's words."""
+        box = self.ids.draws
+        box.clear_widgets()
+        for line in self.draws_text.split("\n"):
+            box.add_widget(Factory.AuditLine(text=line, markup=True, font_size="22sp",
+                                             font_name="DejaVuSans"))  # fmt: skip
 
     def back(self) -> None:
         if self.back_to:

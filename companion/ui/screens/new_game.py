@@ -20,7 +20,6 @@ class NewGameScreen(Layout, Screen):
     layouts = ("newgame.kv",)
     edition = StringProperty("clank")
     seats = ListProperty([])
-    seats_text = StringProperty("")
     message = StringProperty("")
     can_start = BooleanProperty(False)
     # a running game the app could not resume (its seal key lost or damaged): said
@@ -60,8 +59,8 @@ class NewGameScreen(Layout, Screen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         for name in SEAT_COLOURS:
-            button = FitToggleButton(text=player_name(name, capital=True), full_font_size="20sp",
-                                     bold=True)  # fmt: skip
+            button = FitToggleButton(text=player_name(name, capital=True), full_font_size="26sp",
+                                     min_font_size="26sp", bold=True)  # fmt: skip
             button.colour_name = name
             button.background_normal = ""
             button.background_down = ""
@@ -92,11 +91,6 @@ class NewGameScreen(Layout, Screen):
         count = len(self.seats)
         tschak = self.edition == "tschak"
         self.can_start = 2 <= count <= (4 if tschak else 6)
-        self.seats_text = (
-            ",  ".join(f"{i}. {player_name(s)}" for i, s in enumerate(self.seats, start=1))
-            if self.seats
-            else _("No seats yet")
-        )
         self.message = (
             _("Tschak! is for 2 to 4 players")
             if tschak and count > 4

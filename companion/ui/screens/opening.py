@@ -3,7 +3,10 @@ as it is dealt, and the seed words the table types. Layout in kv/opening.kv."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
@@ -53,6 +56,14 @@ class OpeningScreen(Layout, Screen):
             words.text = view.words
 
     keyboard_room = NumericProperty(0)  # the on-screen keyboard's height, while typing
+
+    def on_checklist(self, *args: Any) -> None:
+        """A line to each step (two or three when long): a step scrolled partly out of
+        sight is whole once a finger scrolls to it."""
+        box = self.ids.checklist
+        box.clear_widgets()
+        for line in self.checklist.split("\n") if self.checklist else ():
+            box.add_widget(Factory.OpeningLine(text=line))
 
     def typing(self, focused: bool) -> None:
         """The words field took (or left) the focus: in the kiosk, Kivy's on-screen

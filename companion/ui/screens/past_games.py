@@ -3,17 +3,20 @@ Layout in kv/pastgames.kv."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from kivy.metrics import dp
 from kivy.properties import StringProperty
+from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _, ngettext, player_name
 from companion.ui.colours import letter
 from companion.ui.layouts import Layout
-from companion.ui.screens.kit import GAME_STATUS, app, big_button, edition_title, game_date
+from companion.ui.screens.kit import GAME_STATUS, app, edition_title, game_date
 from companion.view import GameSummary
 
 
@@ -34,20 +37,21 @@ class PastGamesScreen(Layout, Screen):
         grid = self.ids.games
         grid.clear_widgets()
         for g in games:
-            grid.add_widget(
-                big_button(
-                    past_game_text(g),
-                    partial(app().open_past_game, g.id),
-                    height=64,
-                    font_size="20sp",
-                    shorten=False,
-                    halign="left",
-                    line_height=0.95,
-                )
-            )
+            grid.add_widget(game_button(past_game_text(g), partial(app().open_past_game, g.id)))
         if not games:
-            grid.add_widget(Label(text=_("No games yet."), font_size="22sp",
-                                  size_hint_y=None, height=64))  # fmt: skip
+            grid.add_widget(Label(text=_("No games yet."), font_size="26sp",
+                                  size_hint_y=None, height=dp(64)))  # fmt: skip
+
+
+def game_button(text: str, on_press: Callable[[], Any]) -> Button:
+    """A past game as a button in the table's words (26 px), as high as its lines."""
+    button = Button(text=text, font_size="26sp", size_hint_y=None, height=dp(72),
+                    halign="left", valign="middle", line_height=0.95, background_normal="",
+                    background_color=(0.25, 0.27, 0.32, 1))  # fmt: skip
+    button.bind(width=lambda b, width: setattr(b, "text_size", (width - dp(20), None)))
+    button.bind(texture_size=lambda b, size: setattr(b, "height", max(dp(72), size[1] + dp(16))))
+    button.bind(on_release=lambda b: on_press())
+    return button
 
 
 def past_game_text(g: GameSummary) -> str:
