@@ -95,11 +95,31 @@ def sticks_out(text: DrawnText, widget: Widget, slack: float = 1) -> bool:
     )
 
 
+def in_view(b: Box) -> Box | None:
+    """The part of a button a finger can reach: within every scroll view around it (None
+    when it is scrolled out of sight; a finger scrolls to it first)."""
+    x0, y0, x1, y1 = b.x, b.y, b.x + b.w, b.y + b.h
+    node = b.widget.parent
+    while isinstance(node, Widget) and node is not node.parent:
+        if isinstance(node, ScrollView):
+            vx, vy = node.to_window(node.x, node.y)
+            x0, y0 = max(x0, vx), max(y0, vy)
+            x1, y1 = min(x1, vx + node.width), min(y1, vy + node.height)
+        node = node.parent
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        return None
+    return Box(b.widget, b.text, x0, y0, x1 - x0, y1 - y0)
+
+
 def targets(root: Widget) -> list[Box]:
-    """Every button a finger can press under ``root``."""
-    return [
-        box(w) for w in walk(root) if isinstance(w, ButtonBehavior) and shown(w) and not w.disabled
-    ]
+    """Every button a finger can press under ``root``, as much of it as is in view."""
+    found = []
+    for w in walk(root):
+        if isinstance(w, ButtonBehavior) and shown(w) and not w.disabled:
+            seen = in_view(box(w))
+            if seen is not None:
+                found.append(seen)
+    return found
 
 
 def _inside(widget: Widget, outer: Widget) -> bool:
@@ -139,8 +159,9 @@ def problems(root: Widget, figures: Collection[Widget | DrawnText] = frozenset()
                 found.append(f"text {label.text!r} sticks out of its place")
     buttons = targets(root)
     for b in buttons:
-        if b.w + 0.5 < MIN_TARGET or b.h + 0.5 < MIN_TARGET:
-            found.append(f"button {b.text!r} is {b.w:.0f}x{b.h:.0f} px (at least {MIN_TARGET})")
+        w, h = b.widget.width, b.widget.height  # whole (a part scrolled away comes back)
+        if w + 0.5 < MIN_TARGET or h + 0.5 < MIN_TARGET:
+            found.append(f"button {b.text!r} is {w:.0f}x{h:.0f} px (at least {MIN_TARGET})")
     for i, a in enumerate(buttons):
         for b in buttons[i + 1 :]:
             if _inside(a.widget, b.widget) or _inside(b.widget, a.widget):

@@ -103,16 +103,18 @@ class SettingsScreen(Layout, Screen):
         self.reader_text = reader_label(settings.reader.spec)
         pins = self.ids.pins
         pins.clear_widgets()
-        for f in dataclasses.fields(settings.gpio):
-            pins.add_widget(Label(text=_(PIN_NAMES.get(f.name, f.name)), font_size="20sp",
-                                  halign="center", valign="middle", size_hint_y=None,
-                                  height=52))  # fmt: skip
-        for f in dataclasses.fields(settings.gpio):
-            pins.add_widget(Label(text=str(getattr(settings.gpio, f.name)), font_size="26sp",
-                                  bold=True, size_hint_y=None, height=34,
-                                  halign="center"))  # fmt: skip
-        for w in pins.children:
-            w.bind(width=lambda w, width: setattr(w, "text_size", (width - 4, None)))
+        for f in dataclasses.fields(settings.gpio):  # a row each: its name, its number
+            name = Label(text=_(PIN_NAMES.get(f.name, f.name)), font_size="26sp",
+                         halign="left", valign="middle", size_hint_y=None, height=48)  # fmt: skip
+            name.bind(
+                width=lambda w, width: setattr(w, "text_size", (width - 16, None)),
+                texture_size=lambda w, size: setattr(w, "height", max(48, size[1] + 8)),
+            )
+            number = Label(text=str(getattr(settings.gpio, f.name)), font_size="26sp",
+                           bold=True, size_hint=(None, None), width=120, height=48)  # fmt: skip
+            name.bind(height=lambda w, height, number=number: setattr(number, "height", height))
+            pins.add_widget(name)
+            pins.add_widget(number)
         ctl = app().controller
         self.has_game = ctl.phase in ("opening", "playing")
         self.details = ""
