@@ -166,6 +166,11 @@ def test_a_game_and_every_game_told_in_charts(tmp_path, language, count):
         wins = stats.charts["wins"].bars
         won = [b.total.split(" · ")[0] for b in wins]
         assert sorted(won) == ["0/1"] * (count - 1) + ["1/1"]
+        ui.tap(_("Seats"))  # each seat's record, a line each
+        assert len(stats.seat_lines) == count
+        assert all(ui.find(line) for line in stats.seat_lines)
+        shot(ui, f"stats-{language}-seats")
+        assert not problems(stats)
     finally:
         ui.close()
 
