@@ -250,3 +250,22 @@ def test_a_game_that_cannot_be_resumed_reads_from_across_the_table(tmp_path, lan
     finally:
         ui.close()
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_tschak_games_scores_read_from_across_the_table(tmp_path, language):
+    """A past Tschak! game in charts: its scores only (no dragon), the parts against it
+    below zero, the legend in as many lines as it takes."""
+    from tests.test_session_tschak import finished
+
+    db, _shown = finished(tmp_path)
+    ui = harness(db, language)
+    try:
+        ui.app.open_past_game(1)
+        ui.frames(2)
+        report = ui.app.screen("report")
+        assert report.shown == "scores" and list(report.charts) == ["scores"]
+        found = measure(ui, language, "report-tschak-scores")
+    finally:
+        ui.close()
+    assert not found, "\n".join(found)

@@ -50,6 +50,20 @@ PART_COLOURS = {
 FAIR = {"black": (0.36, 0.36, 0.4, 1), "ghost": (0.9, 0.92, 0.98, 1)}
 
 
+def chart_part_name(part: str, edition: str) -> str:
+    """A part of a score in the legend, in the table's language: Clank!'s as the scoring
+    screen names them, Tschak!'s as its final scores do."""
+    names = {
+        "chests": _("Chests"),
+        "cursed_chests": _("Cursed chests"),
+        "rings": _("Rings"),
+        "war_trophy": _("War trophy"),
+        "monsters": _("Monsters"),
+        "troglodytes": _("Troglodytes"),
+    }
+    return names.get(part) or part_name(part, edition)
+
+
 def category_name(category: str) -> str:
     if category.startswith("seat"):
         return _("seat {n}").format(n=category[4:])
@@ -141,7 +155,7 @@ def scores_chart(h: GameHistory) -> BarData | None:
         )
     # the parts somebody scored (a part nobody scored has no colour to tell apart)
     scored = [part for part in parts if any(s.get(part, 0) for s in h.scores.values())]
-    legend = [(part_name(part, h.edition), PART_COLOURS.get(part, (0.6, 0.6, 0.6, 1)))
+    legend = [(chart_part_name(part, h.edition), PART_COLOURS.get(part, (0.6, 0.6, 0.6, 1)))
               for part in scored]  # fmt: skip
     return BarData(title=_("Scores"), bars=bars, legend=legend)
 
