@@ -117,7 +117,7 @@ def test_the_window_opens_at_800x480_and_a_click_starts_a_game(display, tmp_path
         # Clear seats, Red, Blue, Start game; again if the first clicks came before the
         # window took input (its first frames)
         for _attempt in range(5):
-            for x, y in [(203, 346), (73, 204), (464, 204), (595, 346)]:
+            for x, y in [(202, 340), (136, 212), (136, 276), (598, 340)]:
                 # through XTEST, as a real mouse: a press and its release
                 xdotool(env, "mousemove", "--sync", "--window", window, str(x), str(y))
                 xdotool(env, "click", "1")
