@@ -65,6 +65,10 @@ def test_the_floor_and_the_trophies_hold_the_table_sizes(tmp_path, harnesses, la
             for card in cards[: 3 if player != players[-1] else 1]:
                 tschak.add_card(card, player)
         found = measured(ui, f"tschak-floor-{language}-{len(players)}")
+        tschak.toggle_scores()  # the table turned the running totals on: one line, whole
+        assert ui.app.screens.get_screen("tschak_floor").totals
+        measured(ui, f"tschak-floor-{language}-{len(players)}-totals")
+        tschak.toggle_scores()
         fives = [t for t in found["texts"] if t["text"] == "5"]  # W5a's number and M5's
         assert fives and all(t["figure"] and t["ink"] >= 30 for t in fives), fives
         floor = ui.app.screens.get_screen("tschak_floor")

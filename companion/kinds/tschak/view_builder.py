@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from companion.i18n import _, ngettext, pgettext
+from companion.i18n import _, colour_letter, ngettext, pgettext
 from companion.kinds.tschak.catalog_check import group_of
 from companion.kinds.tschak.verdicts import floor_verdict, trophy_verdict
 from companion.kinds.tschak.views import (
@@ -264,7 +264,9 @@ def _totals(control: TschakControl) -> str:
     if not control.scores_visible or game is None or game.game_over:
         return ""
     scores = game.scores()
-    shown = " · ".join(f"{who(p)} {signed(scores[p].total)}" for p in game.players)
+    # three players or more: each by their letter, so that the line holds in every language
+    name = colour_letter if len(game.players) > 2 else who
+    shown = " · ".join(f"{name(p)} {signed(scores[p].total)}" for p in game.players)
     return _("Running totals (VP): {scores}").format(scores=shown)
 
 
