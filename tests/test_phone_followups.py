@@ -22,7 +22,7 @@ import pytest
 
 from companion import i18n
 from companion.i18n import set_language
-from companion.join_link import URL_FILE_ENV, read_token, renew_token, token_path
+from companion.join_link import URL_FILE_ENV, file_signature, read_token, renew_token, token_path
 from companion.web.access import TokenFile, load_token
 from companion.web.colours import hex_colour
 from companion.web.server import WebCompanion, make_app, static_files
@@ -254,7 +254,7 @@ def test_the_page_follows_the_tables_language_without_a_restart(tmp_path, monkey
         assert russian["lang"] == "ru" and russian["state"] == english["state"]
 
         config.write_text("[app\nbroken", encoding="utf-8")  # a file that cannot be read
-        await asyncio.sleep(0.2)
+        await _until(lambda: _looked_at_settings(companion))  # the server saw it
         assert (await words(client, token))["lang"] == "ru"  # the language stays
         _config(config, "es")
         await _until(lambda: _lang_is(client, token, "es"))
@@ -262,6 +262,12 @@ def test_the_page_follows_the_tables_language_without_a_restart(tmp_path, monkey
         return True
 
     assert _app(db, check, language=TableLanguage())
+
+
+async def _looked_at_settings(companion) -> bool:
+    """The server has looked at the settings file as it is now (its poll came round)."""
+    table = companion.language
+    return table._seen == tuple(file_signature(place) for place in table.places)
 
 
 async def _lang_is(client, token: str, language: str) -> bool:
@@ -299,7 +305,7 @@ def test_a_server_told_no_settings_keeps_its_language(tmp_path, monkeypatch):
     set_language("uk")
 
     async def check(client, companion):
-        await asyncio.sleep(0.1)
+        assert companion.language is None  # it follows no settings file: nothing to poll
         return await _lang_is(client, companion.token, "uk")
 
     assert _app(db, check)
