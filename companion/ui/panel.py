@@ -83,6 +83,14 @@ class PanelHeader(DrawnWidget):
         name_w = self.name_ink.size[0]
         left = room - (badge + gap if badge else 0) - name_w - gap
         self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), left, halign="right")
+        if self.info_ink.shortened and self.width >= dp(200):
+            # gold, artifacts and a credit too many for the line: the figures keep it
+            # whole, and the letter in its disc and the panel's colour name the player
+            # (a header narrower than any panel is one not laid out yet: it keeps all)
+            self.name_ink.show("", (1, 1, 1, 1))
+            name_w = 0
+            left = room - (badge + gap if badge else 0)
+            self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), left, halign="right")
         info_w = self.info_ink.size[0] if left > 1 else 0
         self._badge_colour.a = 1 if badge else 0
         self._badge.pos = (self.right - badge, cy - dp(14))
@@ -148,6 +156,12 @@ class Figures(DrawnWidget):
         left = heart_x + kw + dp(2) + hw + gap
         room = max(1.0, self.right - left)
         lines = list(self.risk_lines)[:2]
+        if len(lines) == 1 and " " in lines[0] and self.width >= dp(200):  # (laid out)
+            first = self.risk_inks[0]
+            first.options["bold"] = self.risk_bold and not self.compact
+            first.show_within(lines[0], self.risk_colour, room, halign="right")
+            if first.shortened:  # a status too long for its line: two lines, whole
+                lines = two_lines(lines[0])
         inks = []
         for i, ink in enumerate(self.risk_inks):
             ink.options["bold"] = self.risk_bold and not self.compact  # 5-6: no room for it
@@ -165,6 +179,14 @@ class Figures(DrawnWidget):
         """The two numbers a player looks for: cubes in the Clank! area, health left."""
         self.drawn()
         return [t for t in (self.clank_ink.seen(self), self.health_ink.seen(self)) if t]
+
+
+def two_lines(text: str) -> list[str]:
+    """``text`` broken at the space nearest its middle."""
+    middle = len(text) / 2
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - middle))
+    return [text[:cut], text[cut + 1 :]]
 
 
 class PlayerPanel(Layout, ButtonBehavior, BoxLayout):

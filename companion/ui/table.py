@@ -246,9 +246,10 @@ class TableScreen(Layout, Screen):
     def _show_bag(self, view: TableView) -> None:
         chips = []
         ghosts = view.ghosts_in_area
-        # with 5-6 players the row has no room for the ghosts' words: the ghost chip
+        # with 4-6 players the row has no room for the ghosts' words: the ghost chip
         # counts those waiting in the Clank! area after a plus (All odds says it in words)
         crowded = self.compact
+        plus = crowded or len(view.players) >= 4
         for kind, n in view.bag:
             if kind == "ghost" and view.edition != "catacombs":
                 continue
@@ -256,7 +257,7 @@ class TableScreen(Layout, Screen):
             mark = {"black": "", "ghost": ed_(view.edition, "ghost")}.get(kind, letter(kind))
             # letter and count close with 5-6 players: eight chips share the row
             text = f"{mark}{'' if crowded and kind != 'ghost' else ' '}{n}".strip()
-            if kind == "ghost" and crowded and ghosts:
+            if kind == "ghost" and plus and ghosts:
                 text += f"+{ghosts}"
             chips.append((text, swatch, list(text_colour(kind)), kind == "black"))
         self.ids.bag.tight = crowded
@@ -269,7 +270,7 @@ class TableScreen(Layout, Screen):
         )
         self.bag_note = (
             ngettext("{n} ghost in Clank!", "{n} ghosts in Clank!", ghosts).format(n=ghosts)
-            if ghosts and not crowded
+            if ghosts and not plus
             else ""
         )
 
