@@ -58,3 +58,21 @@ def test_settings_hold_the_table_sizes_from_top_to_bottom(tmp_path, language):
         assert screen.details in shown and screen.ids.phone_link.text in shown
     finally:
         ui.close()
+
+
+@pytest.mark.parametrize("language", list(NAMES))
+def test_a_new_admin_pin_is_shown_whole_in_every_language(tmp_path, language):
+    """The PIN is shown once: its line is never shortened, in the longest language."""
+    ui = table(tmp_path)
+    try:
+        open_settings(ui)
+        ui.tap(NAMES[language])
+        screen = ui.app.screen("settings")
+        screen.new_pin()
+        ui.frames(3)
+        assert screen.message and any(ch.isdigit() for ch in screen.message)
+        readable(ui, f"settings-{language}-new-pin")
+        shown = {t["text"] for t in screen_metrics(ui.window)["texts"]}
+        assert screen.message in shown
+    finally:
+        ui.close()
