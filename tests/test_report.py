@@ -49,8 +49,9 @@ def close_popups(ui: Harness) -> None:
     ui.frames(2)
 
 
-def play_to_the_end(ui: Harness, players: list[str]) -> int:
-    """A short game with attacks (one undone), an escape and knock-outs."""
+def play_to_the_end(ui: Harness, players: list[str], *, undo_one: bool = True) -> int:
+    """A short game with attacks (one undone unless ``undo_one`` is False), an escape and
+    knock-outs."""
     ctl = ui.app.controller
     ctl.new_game({"edition": "clank", "players": players, "server_seed": SEED,
                   "party": len(players) > 4})  # fmt: skip
@@ -58,7 +59,7 @@ def play_to_the_end(ui: Harness, players: list[str]) -> int:
     for n in range(6):
         ctl.clank(2 + n % 3, players[n % len(players)])
         ctl.do({"do": "attack"})
-        if n == 2:
+        if n == 2 and undo_one:
             ctl.undo()
         close_popups(ui)
         ctl.end_turn()

@@ -40,12 +40,22 @@ def readable(ui, name: str) -> dict:
     return found
 
 
-@pytest.mark.parametrize("language", list(NAMES))
-def test_settings_hold_the_table_sizes_from_top_to_bottom(tmp_path, language):
+def settings_in(tmp_path, language: str):
+    """A table with a game on it, Settings opened with the PIN, in ``language``."""
     ui = table(tmp_path)
     try:
         open_settings(ui)
         ui.tap(NAMES[language])
+    except BaseException:
+        ui.close()
+        raise
+    return ui
+
+
+@pytest.mark.parametrize("language", list(NAMES))
+def test_settings_hold_the_table_sizes_from_top_to_bottom(tmp_path, language):
+    ui = settings_in(tmp_path, language)
+    try:
         screen = ui.app.screen("settings")
         assert screen.details  # a game on the table: the edition's numbers are listed
         top = readable(ui, f"settings-{language}-top")
@@ -63,10 +73,8 @@ def test_settings_hold_the_table_sizes_from_top_to_bottom(tmp_path, language):
 @pytest.mark.parametrize("language", list(NAMES))
 def test_a_new_admin_pin_is_shown_whole_in_every_language(tmp_path, language):
     """The PIN is shown once: its line is never shortened, in the longest language."""
-    ui = table(tmp_path)
+    ui = settings_in(tmp_path, language)
     try:
-        open_settings(ui)
-        ui.tap(NAMES[language])
         screen = ui.app.screen("settings")
         screen.new_pin()
         ui.frames(3)

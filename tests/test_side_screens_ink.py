@@ -31,6 +31,7 @@ from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.ink import LETTER, screen_metrics  # noqa: E402
 from tests.screen_metrics import MIN_GAP, MIN_TARGET, targets  # noqa: E402
+from tests.test_report import close_popups, play_to_the_end  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 LANGUAGES = ("en", "es", "ru", "uk")
@@ -51,12 +52,6 @@ def harness(db: Path, language: str) -> Harness:
 
 def popups(ui: Harness) -> list[ModalView]:
     return [w for w in ui.window.children if isinstance(w, ModalView)]
-
-
-def close_popups(ui: Harness) -> None:
-    for view in popups(ui):
-        view.dismiss(animation=False)
-    ui.frames(3)
 
 
 def measure(ui: Harness, language: str, name: str) -> list[str]:
@@ -90,33 +85,6 @@ def measure(ui: Harness, language: str, name: str) -> list[str]:
         if b.x < -1 or b.y < -1 or b.x + b.w > 801 or b.y + b.h > 481:
             found.append(f"{where}: button {b.text!r} reaches out of the screen")
     return found
-
-
-def played(ui: Harness, players: list[str], *, undo_one: bool = True) -> int:
-    """A game to its end: attacks (one undone), an escape and knock-outs, closed."""
-    ctl = ui.app.controller
-    ctl.new_game({"edition": "clank", "players": players, "server_seed": SEED,
-                  "party": len(players) > 4})  # fmt: skip
-    ctl.begin()
-    for n in range(6):
-        ctl.clank(2 + n % 3, players[n % len(players)])
-        ctl.do({"do": "attack"})
-        if n == 2 and undo_one:
-            ctl.undo()
-        close_popups(ui)
-        ctl.end_turn()
-        ctl.end_turn()
-    ctl.do({"do": "artifact", "player": players[0], "value": 20})
-    ctl.do({"do": "escape", "player": players[0]})
-    for p in players[1:]:
-        ctl.do({"do": "damage", "player": p, "n": 10})
-    close_popups(ui)
-    ctl.add_to_deck("Burgle", players[0])
-    ui.frames(3)
-    assert ctl.phase == "scoring"
-    game = ctl.game_id
-    assert game is not None
-    return game
 
 
 def card(edition: str, name: str) -> Component:
@@ -154,13 +122,13 @@ def tour(ui: Harness, language: str) -> list[str]:
     app.show_screen(app.home_screen())
 
     # a game played to its end: its audit, verified, with a draw undone
-    game = played(ui, SIX)
+    game = play_to_the_end(ui, SIX)
     app.open_audit()
     app.screen("audit").verify()
     found += measure(ui, language, "audit")
     ctl.close_game()
     app.show_screen(app.home_screen())
-    played(ui, ["green", "blue", "red"], undo_one=False)
+    play_to_the_end(ui, ["green", "blue", "red"], undo_one=False)
     ctl.close_game()
     app.show_screen(app.home_screen())
 
