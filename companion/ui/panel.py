@@ -156,15 +156,16 @@ class Figures(DrawnWidget):
         left = heart_x + kw + dp(2) + hw + gap
         room = max(1.0, self.right - left)
         lines = list(self.risk_lines)[:2]
+        bold = self.risk_bold and not self.compact  # 5-6: no room for it
         if len(lines) == 1 and " " in lines[0] and self.width >= dp(200):  # (laid out)
             first = self.risk_inks[0]
-            first.options["bold"] = self.risk_bold and not self.compact
+            first.options["bold"] = bold
             first.show_within(lines[0], self.risk_colour, room, halign="right")
             if first.shortened:  # a status too long for its line: two lines, whole
                 lines = two_lines(lines[0])
         inks = []
         for i, ink in enumerate(self.risk_inks):
-            ink.options["bold"] = self.risk_bold and not self.compact  # 5-6: no room for it
+            ink.options["bold"] = bold
             text = lines[i] if i < len(lines) else ""
             ink.show_within(text, self.risk_colour, room, halign="right")
             if text:

@@ -249,7 +249,7 @@ class TableScreen(Layout, Screen):
         # with 4-6 players the row has no room for the ghosts' words: the ghost chip
         # counts those waiting in the Clank! area after a plus (All odds says it in words)
         crowded = self.compact
-        plus = crowded or len(view.players) >= 4
+        plus = len(view.players) >= 4
         for kind, n in view.bag:
             if kind == "ghost" and view.edition != "catacombs":
                 continue
