@@ -82,6 +82,10 @@ def test_dates_and_lengths():
     assert play_date("2026-11-25T20:22:48+02:00") == "2026-11-25 18:22:48"
     assert minutes_between("2026-11-25T18:00:00+00:00", "2026-11-25T19:31:10+00:00") == 91
     assert minutes_between("2026-11-25T18:00:00+00:00", "nonsense") is None
+    # dates keep whole seconds: an end in the first second is still a (short) game
+    assert minutes_between("2026-11-25T18:00:00+00:00", "2026-11-25T18:00:00+00:00") == 1
+    assert minutes_between("2026-11-25T18:00:00+00:00", "2026-11-25T18:00:29+00:00") == 1
+    assert minutes_between("2026-11-25T18:00:05+00:00", "2026-11-25T18:00:00+00:00") is None
     data = play(
         game=3,
         edition="catacombs",

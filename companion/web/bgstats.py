@@ -62,7 +62,9 @@ def minutes_between(start: str, end: str) -> int | None:
     if b.tzinfo is None:
         b = b.replace(tzinfo=datetime.UTC)
     seconds = (b - a).total_seconds()
-    return max(1, round(seconds / 60)) if seconds > 0 else None
+    # The dates keep whole seconds: an end seen in the game's first second is a short
+    # game (BG Stats counts it as a minute), an end before the start is no length at all.
+    return max(1, round(seconds / 60)) if seconds >= 0 else None
 
 
 def play(
