@@ -140,13 +140,19 @@ def test_a_tag_is_reported_on_every_read_while_it_lies_there(pi: Pi, device: Mfr
 def test_a_read_waits_its_timeout_when_no_tag_answers(device: Mfrc522Device) -> None:
     started = time.monotonic()
     assert device.read(0.15) == []
-    assert 0.15 <= time.monotonic() - started < 0.5
+    took = time.monotonic() - started
+    assert 0.15 <= took < 5.0, took  # waits its time, and does not hang (no speed target)
 
 
-def test_a_tag_laid_down_during_a_read_is_returned_at_once(pi: Pi, device: Mfrc522Device) -> None:
+def test_a_tag_laid_down_during_a_read_is_returned_at_once(
+    pi: Pi, device: Mfrc522Device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted in the reader's own pauses, not in seconds: a busy machine is slow, but the
+    tag must still come back at the next poll, not at the end of the read's five seconds."""
     tag = FakeTag.mifare_classic_1k(CLASSIC)
     original = pi.chip.transfer
     calls = 0
+    pauses_after = []  # the pauses the reader took once the tag was there
 
     def transfer(data: list[int]) -> list[int]:
         nonlocal calls
@@ -155,10 +161,20 @@ def test_a_tag_laid_down_during_a_read_is_returned_at_once(pi: Pi, device: Mfrc5
             pi.chip.present(tag)
         return original(data)
 
+    class Clock:
+        monotonic = staticmethod(time.monotonic)
+
+        @staticmethod
+        def sleep(seconds: float) -> None:
+            if calls >= 200:
+                pauses_after.append(seconds)
+            time.sleep(seconds)
+
     pi.chip.transfer = transfer  # type: ignore[method-assign]
-    started = time.monotonic()
+    monkeypatch.setattr("hardware.readers.mfrc522.time", Clock)
     assert device.read(5.0) == [CLASSIC]
-    assert time.monotonic() - started < 1.0
+    assert calls > 200  # the tag came during the read
+    assert len(pauses_after) <= 1, pauses_after  # at most the poll it came in
 
 
 # -------------------------------------------------------------- garbled answers

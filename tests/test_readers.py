@@ -86,6 +86,16 @@ class Collector:
                     raise AssertionError(f"no {wanted} in {self.statuses}")
                 self.changed.wait(left)
 
+    def wait_until(self, seen, timeout: float = 5.0) -> None:
+        """Wait for the statuses to satisfy ``seen`` (told by the worker, not by a clock)."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not seen(self.statuses):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"not seen in {self.statuses}")
+                self.changed.wait(left)
+
 
 def test_worker_delivers_debounced_scans_from_the_fake_reader():
     reader = FakeReader()
@@ -119,9 +129,14 @@ def test_an_unplugged_reader_is_reported_and_reconnected_with_backoff():
         lost = got.wait_status(ReaderStatus.LOST, first)
         assert got.statuses[lost][1] == "cable pulled"
         got.wait_status(ReaderStatus.RECONNECTING, lost)
-        time.sleep(0.3)
+
+        def at_its_ceiling(statuses) -> bool:
+            delays = [d for s, d in statuses if s == ReaderStatus.RECONNECTING]
+            return len(delays) >= 2 and "0.1 s" in delays[-1]
+
+        got.wait_until(at_its_ceiling)  # backing off to its ceiling
         delays = [d for s, d in got.statuses if s == ReaderStatus.RECONNECTING]
-        assert len(delays) >= 2 and "0.1 s" in delays[-1]  # backing off to its ceiling
+        assert "0.1 s" not in delays[0]  # and it started below it
         reader.plug()
         got.wait_status(ReaderStatus.CONNECTED, lost)
         reader.present("AABBCCDD")
@@ -164,10 +179,10 @@ def test_driver_and_handler_bugs_do_not_kill_the_worker():
     worker.start()
     try:
         got.scans.get(timeout=2)
-        time.sleep(0.2)
+        got.wait_until(lambda statuses: any(s == ReaderStatus.LOST and "driver bug" in d for s, d in statuses))
+        # reading on after both bugs (each driver bug is a LOST, then a reconnection)
+        got.wait_until(lambda statuses: device.reads > 6)
         assert worker._thread is not None and worker._thread.is_alive()
-        assert device.reads > 6
-        assert any(s == ReaderStatus.LOST and "driver bug" in d for s, d in got.statuses)
     finally:
         worker.stop()
 

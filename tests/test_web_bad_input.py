@@ -10,7 +10,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -196,13 +195,13 @@ def test_a_damaged_database(tmp_path, damage):
 
 
 WRITER = """
-import sqlite3, sys, time
+import sqlite3, sys
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
 conn.execute("BEGIN IMMEDIATE")
 conn.execute("INSERT INTO games (created_at, edition, players, commitment, sealed_seed)"
              " VALUES ('x', 'clank', '[]', '', '')")
 print("writing", flush=True)
-time.sleep(float(sys.argv[2]))
+sys.stdin.readline()  # the transaction stays open until the test has read
 conn.execute("ROLLBACK")
 """
 
@@ -215,19 +214,25 @@ def test_a_database_being_written_at_that_moment(tmp_path):
     record(db, lines[:12])
     with serving(db) as running:
         writer = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(db), "3"],
+            [sys.executable, "-c", WRITER, str(db)],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             cwd=REPO,
         )
         assert writer.stdout is not None and writer.stdout.readline().strip() == "writing"
-        started = time.monotonic()
-        for path in ("/api/state", "/api/state?game=1", "/api/words"):
-            status, body = _get(running.base + path, running.token)
-            assert status == 200, (path, status, body)
-            assert b'"game":2' not in body
-        assert time.monotonic() - started < 2.0
-        writer.wait(timeout=10)
+        try:
+            for path in ("/api/state", "/api/state?game=1", "/api/words"):
+                # answered while the write is still open: the writer waits for us
+                status, body = _get(running.base + path, running.token)
+                assert status == 200, (path, status, body)
+                assert b'"game":2' not in body
+            assert writer.poll() is None  # the write was open during every read
+        finally:
+            assert writer.stdin is not None
+            writer.stdin.write("done\n")
+            writer.stdin.close()
+            writer.wait(timeout=30)
 
 
 def test_a_burst_beside_a_table_that_commits(tmp_path):
