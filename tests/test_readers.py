@@ -179,7 +179,9 @@ def test_driver_and_handler_bugs_do_not_kill_the_worker():
     worker.start()
     try:
         got.scans.get(timeout=2)
-        got.wait_until(lambda statuses: any(s == ReaderStatus.LOST and "driver bug" in d for s, d in statuses))
+        got.wait_until(
+            lambda statuses: any(s == ReaderStatus.LOST and "driver bug" in d for s, d in statuses)
+        )
         # reading on after both bugs (each driver bug is a LOST, then a reconnection)
         got.wait_until(lambda statuses: device.reads > 6)
         assert worker._thread is not None and worker._thread.is_alive()
