@@ -28,6 +28,7 @@ from companion.i18n import _, pgettext, player_name  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens.popups import INERT  # noqa: E402
+from tests.screen_metrics import box, in_view  # noqa: E402
 from tests.test_tschak_support import example_actions  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
@@ -65,6 +66,22 @@ class Shots:
             SHOTS.mkdir(parents=True, exist_ok=True)
             name = f"{self.prefix}-{self.language}-{self.n:02d}-{step}.png"
             self.ui.screenshot(SHOTS / name)
+
+
+def verdict_in_sight(ui: Harness) -> None:
+    """A floor's verdict and its reasons are read whole, without a finger: the label that
+    holds them is on the screen, clipped by no scroll view, and every line of it drawn."""
+    verdict = ui.app.screens.get_screen("tschak_verdict")
+    assert verdict.reasons
+    holders = [
+        w for w in verdict.walk() if isinstance(w, Label) and w.text == verdict.reasons and shown(w)
+    ]
+    assert len(holders) == 1, holders
+    whole = box(holders[0])
+    seen = in_view(whole)
+    assert seen is not None and (seen.w, seen.h) == (whole.w, whole.h), "scrolled or cut"
+    assert whole.y >= 0 and whole.y + whole.h <= ui.window.height
+    assert holders[0].texture_size[1] <= whole.h + 1  # no line beyond its height
 
 
 def shown(w) -> bool:
@@ -329,6 +346,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     }
     assert len(verdict.reasons.split("\n")) == 2
     shot("verdict", figures=36)
+    verdict_in_sight(ui)
     # floors 2 and 3 on the reader
     for number in (2, 3):
         ui.tap(verdict.continue_text)
@@ -337,6 +355,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
             reader(ui, stickers, *cards)
         ui.tap(_("Resolve floor {floor}").format(floor=number))
     shot("verdict-floor-3", figures=36)
+    verdict_in_sight(ui)
     ui.tap(verdict.continue_text)
     assert ui.app.screens.current == "tschak_floor" and tschak.phase == "trophies"
     for player, card in ACTIONS[4]["last"].items():
@@ -423,6 +442,7 @@ def test_four_and_two_players_fit_the_screen(tmp_path, harnesses, language):
         ui.tap(_("Resolve floor {floor}").format(floor=1))
         assert ui.app.screens.current == "tschak_verdict"
         shot(f"verdict-{len(players)}", figures=30 if len(players) == 4 else 36)
+        verdict_in_sight(ui)
         tschak.abandon()
         ui.frames(2)
         assert ui.app.screens.current == "newgame"
