@@ -96,7 +96,7 @@ class NewGameScreen(Layout, Screen):
             if tschak and count > 4
             else _("5-6 players play with the Adventuring Party")
             if count > 4
-            else _("Tap the colours in seat order (or scan player badges). First player first.")
+            else _("Tap colours in seat order, first player first (or scan badges).")
         )
 
     def on_edition(self, *args: Any) -> None:
