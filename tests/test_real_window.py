@@ -29,14 +29,20 @@ pytestmark = pytest.mark.skipif(
 DEADLINE = 90.0  # seconds: generous, for a busy machine; each wait ends on its event
 
 
-def wait_for(what: str, probe, deadline: float = DEADLINE):
+def wait_for(what: str, probe, deadline: float = DEADLINE, app=None, lines=()):
+    """Poll ``probe`` until it answers; an app that has ended, or the deadline, fails
+    with what the app wrote (the cause is there, not in the wait)."""
     end = time.monotonic() + deadline
     while time.monotonic() < end:
         value = probe()
         if value:
             return value
+        if app is not None and app.poll() is not None:
+            raise AssertionError(
+                f"the app ended ({app.returncode}) before {what}:\n" + "".join(lines)
+            )
         time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+    raise AssertionError(f"timed out waiting for {what}:\n" + "".join(lines)[-6000:])
 
 
 @pytest.fixture
@@ -74,6 +80,9 @@ def test_the_window_opens_at_800x480_and_a_click_starts_a_game(display, tmp_path
         "GPIOZERO_PIN_FACTORY": "mock",
         "KIVY_NO_ARGS": "1",
         "SDL_AUDIODRIVER": "dummy",
+        # on X or not at all: SDL would fall back to its offscreen driver without a word
+        # when it cannot reach the display, and the window would never be seen
+        "SDL_VIDEODRIVER": "x11",
     }
     env.pop("CLANK_DB", None)
     env.pop("KIVY_NO_CONSOLELOG", None)  # its log says when the main loop runs
@@ -96,12 +105,17 @@ def test_the_window_opens_at_800x480_and_a_click_starts_a_game(display, tmp_path
                     return wid
             return None
 
-        window = wait_for("the window", find_window)
+        window = wait_for("the window", find_window, app=app, lines=lines)
         geometry = xdotool(env, "getwindowgeometry", window)
         size = re.search(r"Geometry: (\d+)x(\d+)", geometry)
         assert size is not None and size.groups() == ("800", "480"), geometry
         # the new-game screen: Red, Blue, then Start game (where the screen puts them)
-        wait_for("the main loop", lambda: any("main loop" in line for line in lines))
+        wait_for(
+            "the main loop",
+            lambda: any("main loop" in line for line in lines),
+            app=app,
+            lines=lines,
+        )
         wait_for(
             "the window on screen",
             lambda: window in xdotool(env, "search", "--onlyvisible", "--class", ".").split(),
