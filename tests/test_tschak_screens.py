@@ -29,7 +29,7 @@ from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens.popups import INERT  # noqa: E402
 from tests.screen_metrics import box, in_view  # noqa: E402
-from tests.test_tschak_support import example_actions  # noqa: E402
+from tests.test_tschak_support import example_actions, random_game  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
 LANGUAGES = ["en", "ru", "uk", "es"]
@@ -59,13 +59,13 @@ class Shots:
         """``ink``: the screen's texts hold the table's size as measured from the window's
         pixels, and its figures (when ``figures``) that many pixels of ink."""
         self.n += 1
-        assert_readable(self.ui)
-        if ink or figures is not None:
-            assert_ink(self.ui, figures)
-        if SHOTS is not None:
+        if SHOTS is not None:  # first: a screen that fails is there to be looked at
             SHOTS.mkdir(parents=True, exist_ok=True)
             name = f"{self.prefix}-{self.language}-{self.n:02d}-{step}.png"
             self.ui.screenshot(SHOTS / name)
+        assert_readable(self.ui)
+        if ink or figures is not None:
+            assert_ink(self.ui, figures)
 
 
 def verdict_in_sight(ui: Harness) -> None:
@@ -445,6 +445,53 @@ def test_four_and_two_players_fit_the_screen(tmp_path, harnesses, language):
         verdict_in_sight(ui)
         tschak.abandon()
         ui.frames(2)
+        assert ui.app.screens.current == "newgame"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_end_of_a_game_at_two_and_four_teams(tmp_path, harnesses, language):
+    """The piles and the result at 2 and 4 teams, every text measured: a whole random
+    game (the template deck: the chain decides every tie) played on the touchscreen."""
+    import random
+
+    ui = open_ui(tmp_path, harnesses, language)
+    shot = Shots(ui, language, prefix="tschak-end")
+    tschak = ui.app.control("tschak")
+    for seed, players in ((4, ["red", "yellow", "green", "blue"]), (2, ["purple", "orange"])):
+        game, actions = random_game(players, random.Random(seed), tiebreak=False)
+        assert tschak.prepare(players) and tschak.start()
+        ui.frames(2)
+        for action in actions:
+            if action["do"] == "tower":
+                for card in [*action["monsters"], *action["treasures"]]:
+                    assert tschak.scan_card(card), card
+                assert tschak.set_out_tower()
+            elif action["do"] in ("floor", "trophies"):
+                laid = action["teams"] if action["do"] == "floor" else action["last"]
+                for player, cards in laid.items():
+                    for card in cards if isinstance(cards, list) else [cards]:
+                        assert tschak.add_card(card, player), (card, player)
+                done = tschak.resolve_floor if action["do"] == "floor" else tschak.resolve_trophies
+                assert done()
+                ui.frames(2)
+                tschak.go_on()
+            ui.frames(1)
+        ui.frames(2)
+        assert ui.app.screens.current == "tschak_final"
+        final = ui.app.screens.get_screen("tschak_final")
+        assert len(final.ids.piles.children) == len(players)
+        shot(f"piles-{len(players)}", ink=True)
+        ui.tap(_("Show the result"))
+        assert final.revealed
+        shot(f"result-{len(players)}", ink=True)
+        totals = [w for w in final.ids.totals.children if w.text.strip().lstrip("−-").isdigit()]
+        assert len(totals) == len(players) and min(ink_of(ui, totals)) >= 36
+        scores = sorted(int(w.text.replace("−", "-")) for w in totals)
+        played = game.snapshot()["players"]
+        assert scores == sorted(played[p]["score"] for p in players)  # what the rules say
+        ui.tap(_("Close the game"))
+        ui.frames(2, seconds=INERT + 0.1)  # the question takes no tap in its first moment
+        ui.tap(_("Yes, close the game"))
         assert ui.app.screens.current == "newgame"
 
 

@@ -82,10 +82,9 @@ class TschakFinalScreen(TschakScreen):
         for grid in grids:
             grid.clear_widgets()
             grid.cols = 1 + len(final.columns)
-            grid.cols_minimum = {0: dp(200)}
         self.ids.scroll.scroll_y = 1
         head, table, totals = grids
-        head.add_widget(sized(cell("")))
+        head.add_widget(labels(sized(cell(""))))
         for col in final.columns:
             name = cell(f"{col.place}. {col.label}", bold=True, color=colour(col.colour))
             head.add_widget(sized(name))
@@ -94,7 +93,7 @@ class TschakFinalScreen(TschakScreen):
         for i, row in enumerate(final.rows):
             grid = totals if i == last else table
             grid.add_widget(
-                sized(cell(row, halign="left", bold=i == last, color=(0.8, 0.82, 0.88, 1)))
+                labels(sized(cell(row, halign="left", bold=i == last, color=(0.8, 0.82, 0.88, 1))))
             )
             for col in final.columns:
                 text = col.cells[i]
@@ -125,6 +124,17 @@ class TschakFinalScreen(TschakScreen):
 
     def close_game(self) -> None:
         confirm_close()
+
+
+LABELS_WIDTH = dp(220)  # the rows' names; the players share the rest equally
+
+
+def labels(widget: Any) -> Any:
+    """A cell of the rows' names: a fixed width, so that the players' columns (four of
+    them side by side) get all the room left, not a share equal to the names'."""
+    widget.size_hint_x = None
+    widget.width = LABELS_WIDTH
+    return widget
 
 
 def sized(widget: Any) -> Any:
