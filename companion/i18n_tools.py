@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 import string
 import sys
 from pathlib import Path
@@ -160,9 +161,18 @@ def update_catalogs(root: Path = PROJECT, locale_dir: Path | None = None) -> lis
         lang = po.parent.parent.name
         changes += [f"{lang}: new {c or ''} {m!r}" for c, m in sorted(after - before, key=str)]
         changes += [f"{lang}: gone {c or ''} {m!r}" for c, m in sorted(before - after, key=str)]
+        generated = GENERATED_BY.search(po.read_text(encoding="utf-8"))
         with open(po, "wb") as f:
             write_po(f, catalog, width=96, ignore_obsolete=True, include_previous=False)
+        if generated:  # Babel writes its own version there: no churn when Babel moves on
+            text = po.read_text(encoding="utf-8")
+            po.write_text(
+                GENERATED_BY.sub(lambda _: generated.group(0), text, count=1), encoding="utf-8"
+            )
     return changes
+
+
+GENERATED_BY = re.compile(r'^"Generated-By: [^"\n]*\\n"$', re.MULTILINE)
 
 
 def _singular(msgid: str | tuple[str, ...] | list[str]) -> str:

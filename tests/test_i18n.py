@@ -497,6 +497,22 @@ def test_extract_leaves_up_to_date_catalogs_as_they_are(tmp_path):
         )
 
 
+def test_a_newer_babel_leaves_the_catalogs_as_they_are(tmp_path, monkeypatch):
+    """Babel writes its own version into the header: a new Babel release must not make
+    an up-to-date catalog look changed (CI installs whatever Babel is newest)."""
+    import babel.messages.catalog
+
+    monkeypatch.setattr(babel.messages.catalog, "VERSION", "99.1.0")
+    folder = tmp_path / "locale"
+    shutil.copytree(i18n.LOCALE_DIR, folder, ignore=shutil.ignore_patterns("*.mo"))
+    assert i18n_tools.update_catalogs(locale_dir=folder) == []
+    for lang in TRANSLATED:
+        written = (folder / lang / "LC_MESSAGES" / "companion.po").read_text(encoding="utf-8")
+        kept = i18n.catalog_path(lang).read_text(encoding="utf-8")
+        assert "99.1.0" not in written
+        assert i18n_tools.GENERATED_BY.findall(written) == i18n_tools.GENERATED_BY.findall(kept)
+
+
 def test_extract_adds_new_strings_and_drops_unused_ones(tmp_path):
     root = tmp_path / "project"
     (root / "companion").mkdir(parents=True)
