@@ -166,9 +166,10 @@ def update_catalogs(root: Path = PROJECT, locale_dir: Path | None = None) -> lis
             write_po(f, catalog, width=96, ignore_obsolete=True, include_previous=False)
         if generated:  # Babel writes its own version there: no churn when Babel moves on
             text = po.read_text(encoding="utf-8")
-            po.write_text(
-                GENERATED_BY.sub(lambda _: generated.group(0), text, count=1), encoding="utf-8"
-            )
+            written = GENERATED_BY.search(text)
+            if written:
+                start, end = written.span()
+                po.write_text(text[:start] + generated.group(0) + text[end:], encoding="utf-8")
     return changes
 
 
