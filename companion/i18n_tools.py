@@ -152,8 +152,8 @@ def update_catalogs(root: Path = PROJECT, locale_dir: Path | None = None) -> lis
                      auto_comments=info["comments"], context=context)  # fmt: skip
     changes = []
     for po in catalogs(locale_dir):
-        with open(po, "rb") as f:
-            catalog = read_po(f, ignore_obsolete=True)
+        old = po.read_bytes()
+        catalog = read_po(io.BytesIO(old), ignore_obsolete=True)
         before = {(m.context, _singular(m.id)) for m in catalog if m.id}
         template.creation_date = catalog.creation_date  # no churn in the header
         catalog.update(template, update_header_comment=False, keep_user_comments=True)
@@ -161,19 +161,22 @@ def update_catalogs(root: Path = PROJECT, locale_dir: Path | None = None) -> lis
         lang = po.parent.parent.name
         changes += [f"{lang}: new {c or ''} {m!r}" for c, m in sorted(after - before, key=str)]
         changes += [f"{lang}: gone {c or ''} {m!r}" for c, m in sorted(before - after, key=str)]
-        generated = GENERATED_BY.search(po.read_text(encoding="utf-8"))
-        with open(po, "wb") as f:
-            write_po(f, catalog, width=96, ignore_obsolete=True, include_previous=False)
-        if generated:  # Babel writes its own version there: no churn when Babel moves on
-            text = po.read_text(encoding="utf-8")
-            written = GENERATED_BY.search(text)
-            if written:
-                start, end = written.span()
-                po.write_text(text[:start] + generated.group(0) + text[end:], encoding="utf-8")
+        out = io.BytesIO()
+        write_po(out, catalog, width=96, ignore_obsolete=True, include_previous=False)
+        po.write_bytes(_keep_generated_by(old, out.getvalue()))
     return changes
 
 
-GENERATED_BY = re.compile(r'^"Generated-By: [^"\n]*\\n"$', re.MULTILINE)
+GENERATED_BY = re.compile(rb'^"Generated-By: [^"\n]*\\n"$', re.MULTILINE)
+
+
+def _keep_generated_by(old: bytes, new: bytes) -> bytes:
+    """``new`` with ``old``'s Generated-By header line: Babel writes its own version there,
+    and a newer Babel must not make an up-to-date catalog look changed."""
+    kept, written = GENERATED_BY.search(old), GENERATED_BY.search(new)
+    if kept is None or written is None:
+        return new
+    return new[: written.start()] + kept.group(0) + new[written.end() :]
 
 
 def _singular(msgid: str | tuple[str, ...] | list[str]) -> str:

@@ -507,9 +507,9 @@ def test_a_newer_babel_leaves_the_catalogs_as_they_are(tmp_path, monkeypatch):
     shutil.copytree(i18n.LOCALE_DIR, folder, ignore=shutil.ignore_patterns("*.mo"))
     assert i18n_tools.update_catalogs(locale_dir=folder) == []
     for lang in TRANSLATED:
-        written = (folder / lang / "LC_MESSAGES" / "companion.po").read_text(encoding="utf-8")
-        kept = i18n.catalog_path(lang).read_text(encoding="utf-8")
-        assert "99.1.0" not in written
+        written = (folder / lang / "LC_MESSAGES" / "companion.po").read_bytes()
+        kept = i18n.catalog_path(lang).read_bytes()
+        assert b"99.1.0" not in written
         assert i18n_tools.GENERATED_BY.findall(written) == i18n_tools.GENERATED_BY.findall(kept)
 
 
