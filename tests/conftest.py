@@ -7,7 +7,12 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # each worker its own Kivy home: the workers inherit the first process's environment,
+    # and Kivy writes its config.ini there
+    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix=f"kivy-home-{os.environ['PYTEST_XDIST_WORKER']}-")
+else:
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
 # The tests read English unless they choose a language: the machine's locale does not count.

@@ -56,11 +56,16 @@ def run_with_stdin(
     assert child.stdin is not None and child.stdout is not None and child.stderr is not None
     # the reader says when it is up: lines written before then would arrive in one burst,
     # inside the debounce window, however slowly the machine started the program
+    # (read from the pipe itself: a buffered readline could hold the "connected" line
+    # in its buffer while the selector waits for bytes that already came)
     ready = time.monotonic() + timeout
+    said = b""
     with selectors.DefaultSelector() as sel:
         sel.register(child.stderr, selectors.EVENT_READ)
         while time.monotonic() < ready and sel.select(timeout=ready - time.monotonic()):
-            if b": connected" in child.stderr.readline() or child.poll() is not None:
+            chunk = os.read(child.stderr.fileno(), 4096)
+            said += chunk
+            if b": connected" in said or not chunk:
                 break
     for line in lines.splitlines(keepends=True):
         child.stdin.write(line)
