@@ -7,10 +7,11 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-if os.environ.get("PYTEST_XDIST_WORKER"):
+_worker = os.environ.get("PYTEST_XDIST_WORKER")
+if _worker:
     # each worker its own Kivy home: the workers inherit the first process's environment,
     # and Kivy writes its config.ini there
-    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix=f"kivy-home-{os.environ['PYTEST_XDIST_WORKER']}-")
+    os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix=f"kivy-home-{_worker}-")
 else:
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")

@@ -165,10 +165,12 @@ PROPERTY = settings(max_examples=1000, deadline=None, suppress_health_check=[Hea
 @PROPERTY
 @given(games("clank"))
 def test_random_base_games_keep_every_cube_and_reject_cleanly(case):
+    """1,000 random games (hypothesis), each played to its end or its refusals: 8-20 s."""
     run_random_game(case)
 
 
 @PROPERTY
 @given(games("catacombs"))
 def test_random_catacombs_games_keep_every_cube_and_reject_cleanly(case):
+    """1,000 random Catacombs games, as for the base game: 8-20 s."""
     run_random_game(case)

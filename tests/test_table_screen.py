@@ -136,6 +136,9 @@ PLAYS = [(2, "clank", 1), (4, "clank", 2), (6, "clank", 3), (3, "catacombs", 4)]
 
 @pytest.mark.parametrize(("players", "edition", "seed"), PLAYS)
 def test_the_live_screen_is_always_what_a_fresh_one_shows(tmp_path, players, edition, seed):
+    """70 random steps of a game, the live table compared after each with a table screen
+    built fresh, and the app restarted on its database every 25 steps: each step builds
+    a whole second screen, so a game takes 12-25 s."""
     rng = random.Random(seed)
     db = tmp_path / "games.db"
     ui = Harness(db)

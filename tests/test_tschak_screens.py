@@ -261,6 +261,10 @@ def colour_button(ui: Harness, name: str):
 # ------------------------------------------------------------------ the game
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
+    """A whole Tschak! game played on the touchscreen in one language, every screen on the
+    way measured and shot: set-up, the catalog check, four towers' floors, verdicts and
+    trophies, and the scores. One game is one story (14-35 s): split, each part would
+    have to play the game up to it again."""
     ui = open_ui(tmp_path, harnesses, language)
     shot = Shots(ui, language)
     tschak = ui.app.control("tschak")

@@ -156,6 +156,9 @@ def dismiss_attack(ui: Harness) -> None:
 
 
 def test_a_two_player_game_from_set_up_to_the_ranking(ui):
+    """A whole game on the touchscreen, set-up to the ranking and the audit: the dragon
+    attacks until blue is knocked out, each attack's cubes drawn at the pace the table
+    sees them, so the test takes as long as about twenty attacks do (20-50 s)."""
     start(ui, "Red", "Blue")
     begin(ui)
     for _ in range(4):
