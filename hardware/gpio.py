@@ -41,6 +41,9 @@ PATTERNS: dict[str, tuple[Blink, ...]] = {
     "attack": (Blink("red", 0.4, 0.2, 3), Blink("buzzer", 0.3, 0.3, 3)),
     "knocked_out": (Blink("red", 1.5, 0.1, 1), Blink("buzzer", 1.2, 0.1, 1)),
     "reader_lost": (Blink("red", 0.05, 0.45, 5),),
+    # a press the table did not take (it came a moment after the turn or the screen
+    # changed): three short clicks
+    "not_taken": (Blink("buzzer", 0.03, 0.07, 3),),
 }
 
 

@@ -6,9 +6,9 @@ its main loop (``companion.ui.harness.Harness``). A seeded ``random.Random`` pic
 event: a tap on a visible, enabled button or touchable widget of the screen or of the
 pop-up on top, after a glance (a few frames); a hasty tap where a target was a moment ago,
 with no frame between (during an animation or a change of screen); a double tap, the two
-taps 30-300 ms apart; a scan of a tagged component (the reader's way in: ``on_scan`` on
-the main loop); Undo and End turn (on the screen or the panel's buttons, once or twice);
-a pause; typing; Settings behind the admin PIN; a power cut (the app built again over the
+taps 0.03-1.5 s apart (a quick double, or a "did it take?" re-tap); a scan of a tagged
+component (the reader's way in: ``on_scan`` on the main loop); Undo and End turn (on the
+screen or the panel's buttons, once or twice); a pause; typing; Settings behind the admin PIN; a power cut (the app built again over the
 same database). On the new-game screen it starts games of every kind through the screen
 itself: Clank!, Clank! Catacombs (2 to 6 players) and Tschak! (2 to 4), in English,
 Russian, Ukrainian and Spanish. Now and then a monster hurts a player (a ``damage``
@@ -21,7 +21,8 @@ After every event it checks:
   button, the question it asked, or the last card of the refill it opened), by exactly
   one player; Undo takes back at most one turn;
 - **double tap**: a double tap commits at most one action, and when its first tap
-  changed the table or the screen, its second changes nothing of the game;
+  changed the table or the screen, its second changes nothing of the game unless it
+  came a second or more later (``SETTLE``: a tap of its own, on what had settled);
 - **stale screen**: the screen shows the texts and buttons that the same screen, built
   afresh and drawn from the same state, shows;
 - **traceback**: nothing raised, and nothing was logged as an error;
@@ -81,6 +82,7 @@ from kivy.uix.textinput import TextInput  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
 from companion.ui.ink import walk  # noqa: E402
+from companion.ui.taps import RULE, SETTLE  # noqa: E402
 
 WIDTH, HEIGHT = 800, 480
 SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
@@ -424,6 +426,7 @@ class Monkey:
         self.kind = ""  # the event under way
         self.target = ""  # the class of the widget it tapped
         self.pair: tuple[tuple[Table, Any], tuple[Table, Any]] | None = None  # a double one
+        self.retap_settled = False  # the double's second tap found its control settled
         self.stickers: dict[str, list[str]] = {}  # the monkey's stickers, by box
         self.cards: dict[tuple[str, str], str] = {}  # (box, card) -> its sticker
         self._window_due: str | None = None  # an event whose window is checked when drawn
@@ -547,6 +550,7 @@ class Monkey:
             return
         self.target = ""
         self.pair = None
+        self.retap_settled = False
         try:
             note, intent = self._act(kind)
             # the window is checked as it is drawn next: a hasty event leaves the layout of
@@ -620,17 +624,33 @@ class Monkey:
             if kind in ("undo", "end_turn"):  # not on the screen: the panel's button
                 return self._press(kind, twice=False)
             return f"{kind}: nothing to tap", None
+        if aim.widget is not None and self.settled(aim.widget):  # a person waits for it
+            aim = self._aim_at(aim.widget)
         if kind != "double":
             self.touch(aim.x, aim.y, aim.what)
             return f"tap on {aim.what}", aim
         zero = (self.table(), self.ui_state())
         self.touch(aim.x, aim.y, aim.what)
         one = (self.table(), self.ui_state())
-        gap = self.rng.uniform(0.03, 0.3)
+        # a quick double tap, or a "did it take?" tap up to a second and a half later
+        gap = self.rng.uniform(0.03, 1.5)
         self.advance(gap)
+        # a second or more after the first tap changed what lies under the finger, that
+        # has settled (the monkey's own reckoning of the rule, not the app's): the second
+        # tap is then a tap of its own
+        self.retap_settled = gap >= SETTLE
         self.touch(aim.x, aim.y, aim.what)
         self.pair = (zero, one)
         return f"double tap on {aim.what}, {gap * 1000:.0f} ms apart", aim
+
+    def settled(self, w: Widget) -> bool:
+        """Frames until ``w`` takes taps (it appeared or changed a moment ago: the settle
+        rule); whether it had to be waited for."""
+        waited = 0
+        while RULE.settling(w) and waited < 2 * FPS * SETTLE:
+            self.frames(1)
+            waited += 1
+        return waited > 0
 
     def _restart_after_fault(self) -> None:
         try:
@@ -958,11 +978,7 @@ class Monkey:
         if sv is not None and not in_view(w):
             sv.scroll_to(w, padding=10, animate=False)
             self.frames(3)
-        # a target that just changed its meaning takes taps a moment later
-        waited = 0
-        while getattr(w, "settling", False) and waited < 120:
-            self.frames(1)
-            waited += 1
+        self.settled(w)  # a target that just appeared or changed takes taps a moment later
         x, y = w.to_window(*w.center)
         self.touch(x, y)
         self.advance(0.45)  # the next tap is another tap, not the second of a double one
@@ -1042,9 +1058,21 @@ class Monkey:
     def _check(self, note: str, before: Table, intent: Aim | None) -> None:
         after = self.table()
         self.report.screens[self.app.screens.current] += 1
-        self._check_turn(note, before, after, intent)
-        if self.pair is not None:
-            self._check_double(note, self.pair, after)
+        if self.pair is not None and self.retap_settled:
+            # the second tap came after its control had settled: a tap of its own, which
+            # may act as the control now says (End turn of the next player included); the
+            # first one still commits one action at most
+            (zero, _ui_zero), (one, _ui_one) = self.pair
+            if one.actions - zero.actions > 1:
+                self._violation(
+                    DOUBLE,
+                    f"{note}: {one.actions - zero.actions} actions committed by one tap",
+                    sign=f"{self.target}: more than one action committed",
+                )
+        else:
+            self._check_turn(note, before, after, intent)
+            if self.pair is not None:
+                self._check_double(note, self.pair, after)
         self._check_errors(note)
         self._check_fresh(note)
 

@@ -30,6 +30,7 @@ from companion.store.tags import resolve  # noqa: E402
 from companion.ui import app as app_module  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens.popups import INERT, Confirm, Picker  # noqa: E402
+from companion.ui.taps import RULE  # noqa: E402
 from tests.helpers import companion_draws_seed, popup  # noqa: E402
 
 SEED = "5eed" * 16
@@ -369,8 +370,8 @@ def test_the_answer_is_inert_at_first_looks_it_and_lies_over_no_turn_button(ui):
         apart = (x >= ex + end_turn.width or x + button.width <= ex
                  or y >= ey + end_turn.height or y + button.height <= ey)  # fmt: skip
         assert apart, f"{button.text!r} lies over End turn"
-    ui.frames(2, seconds=INERT + 0.1)
-    assert not yes.disabled
+    ui.until(lambda: not yes.disabled and not RULE.settling(yes))  # its moment passed
+    ui.frames(2)
     armed = ui.pixels(yes)
 
     def mean(pixels):

@@ -72,7 +72,7 @@ def to_scoring(ui: Harness, client_seed: str) -> int:
 def close_game(ui: Harness) -> ProofView:
     """Close game on the scoring screen, confirmed: the final proof that follows."""
     ui.tap("Close game")
-    ui.frames(2, seconds=0.7)  # the confirmation's button is inert for a moment
+    ui.armed()  # the confirmation's button is inert for a moment
     ui.tap("Yes, close the game")
     return popup(ui, ProofView)
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from companion.store.tags import resolve
+from companion.ui.taps import RULE
 from tests.monkey import (
     DOUBLE,
     OFF_SCREEN,
@@ -175,18 +176,14 @@ def test_an_end_turn_that_skips_a_player_is_caught(tmp_path, monkeypatch):
 
 
 def test_a_tap_that_acts_twice_is_caught_by_a_double_tap(tmp_path, monkeypatch):
-    from companion.controller import Controller
+    """An app whose controls never settle: a second tap within the second that follows
+    a change acts on what now lies under the finger, and the monkey sees it."""
+    from companion.ui.taps import SameTap, SettleRule
 
-    real = Controller.do
-
-    def twice(self, action, *args, **kwargs):
-        if isinstance(action, dict) and action.get("do") not in ("end_turn", "undo"):
-            real(self, action, *args, **kwargs)
-        return real(self, action, *args, **kwargs)
-
-    monkeypatch.setattr(Controller, "do", twice)  # each player's action commits two
+    monkeypatch.setattr(SettleRule, "settling", lambda self, control, when=None: False)
+    monkeypatch.setattr(SameTap, "__call__", lambda self, window, touch: False)
     report = table_monkey(tmp_path, double=3, tap=1).run(40)
-    assert any("2 actions committed" in v.what for v in report.of(DOUBLE)), report.summary()
+    assert any("acted too" in v.what for v in report.of(DOUBLE)), report.summary()
 
 
 def test_a_screen_that_stops_following_the_game_is_caught(tmp_path, monkeypatch):
@@ -212,10 +209,10 @@ def test_a_fault_is_caught_and_the_app_built_again(tmp_path, monkeypatch):
         raise RuntimeError("the menu is broken on purpose")
 
     monkeypatch.setattr(CompanionApp, "open_menu", broken)
-    report = table_monkey(tmp_path, tap=1).run(30)
+    report = table_monkey(tmp_path, tap=1).run(60)
     found = report.of(TRACEBACK)
     assert found and "the menu is broken on purpose" in found[0].detail, report.summary()
-    assert report.events == 30  # it went on after the fault
+    assert report.events == 60  # it went on after the fault
 
 
 def test_a_widget_beyond_the_window_is_caught(tmp_path):
@@ -238,6 +235,8 @@ def test_a_tap_on_a_spot_that_lands_on_undo_is_an_undo(tmp_path):
         playing(row=6)(ui)
         ui.app.controller.end_turn()  # the row is full: the turn ends at once
         ui.frames(3)
+        undo = ui.find("Undo")
+        ui.until(lambda: not RULE.settling(undo))  # it took taps again: a spot then lands
 
     monkey = table_monkey(tmp_path, prepare=ended, point=1)
     spot: list[float] = []

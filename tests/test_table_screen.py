@@ -29,6 +29,7 @@ from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.panel import PlayerPanel  # noqa: E402
 from companion.ui.table import TableScreen  # noqa: E402
+from companion.ui.taps import RULE  # noqa: E402
 from tests.helpers import hypergeometric  # noqa: E402
 from tests.screen_metrics import INK_FIGURE, INK_FIGURE_SIX, ink_problems, problems  # noqa: E402
 
@@ -329,6 +330,9 @@ def test_the_window_shows_every_panel_in_its_colour_and_its_changes(tmp_path):
         new_game(ui, 4)
         ui.frames(4)
         screen = table_of(ui)
+        # the panels are new: each is veiled (inert) for its first moment, then as it is
+        ui.until(lambda: not any(RULE.settling(p) for p in screen.panels()))
+        ui.frames(2)
         before = {}
         for panel in screen.panels():
             seen = ui.pixels(panel)

@@ -265,6 +265,7 @@ def test_a_tschak_resolve_whose_teams_changed_before_the_finger_lifted_does_noth
             tschak.add_card(card, player)
     ui.frames(3)
     resolve = ui.find("Resolve floor 1")
+    ui.settled(resolve)  # as a person waits for it
     x, y = resolve.to_window(*resolve.center)
     t = UnitTestTouch(x, y)
     t.touch_down()  # Resolve, aimed at the teams on screen ...

@@ -79,7 +79,7 @@ def test_a_tap_on_a_laid_card_asks_before_taking_it_back(tmp_path, monkeypatch):
         assert tschak.teams["red"] == ["M4s", "W3"]  # nothing taken yet
         assert "Red" in question.question
         yes = next(w for w in question.walk() if getattr(w, "text", "") == question.yes_text)
-        ui.frames(2, seconds=0.7)  # the answer takes taps a moment after it shows
+        ui.armed()  # the answer takes taps a moment after it shows
         ui.tap(yes)
         assert tschak.teams["red"] == ["M4s"]
     finally:

@@ -240,7 +240,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     shot(ui, "08-scoring-close")
     answer(ui, "Yes, close the game")
     assert ui.app.screens.current == "newgame"
-    ui.frames(2, seconds=0.7)  # the final proof over it, its Done taking taps
+    ui.armed()  # the final proof over it, its Done taking taps
     ui.find("Photograph this: it proves the game was not rewritten later")
     shot(ui, "08-scoring-final-proof")
 
@@ -572,7 +572,7 @@ POWER_CUT = textwrap.dedent(
     from companion.ui.harness import Harness
     ui = Harness(sys.argv[1])
     ui.tap("Red"); ui.tap("Blue"); ui.tap("Start game"); ui.tap("Start the first turn")
-    ui.frames(2, seconds=0.7); ui.tap("Yes, start the first turn")  # a short row asks first
+    ui.armed(); ui.tap("Yes, start the first turn")  # a short row asks first
     c = ui.app.controller
     c.clank(4); c.clank(2, "blue"); c.do({"do": "gold", "player": "red", "n": 3})
     c.end_turn()

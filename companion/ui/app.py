@@ -39,7 +39,7 @@ from companion.pin import Lockout
 from companion.store import GameStore, StoreError
 from companion.ui.desk import TableDesk
 from companion.ui.layouts import unload_layouts
-from companion.ui.taps import SAME_TAP, SameTap, settle
+from companion.ui.taps import RULE, SAME_TAP, SETTLE, SameTap, settle
 from companion.ui.widgets import AttackView, StatusBar
 
 if TYPE_CHECKING:
@@ -157,6 +157,8 @@ class CompanionApp(TableDesk, App):
         self._controls: dict[str, KindControl] = {}
         self.same_tap = SameTap()  # the second tap of a double tap (see companion.ui.taps)
         self._presses: dict[str, float] = {}  # each panel button's last press (panel_press)
+        self._where: Any = None  # the screen and the turn, as last seen (_note_move)
+        self._moved = float("-inf")  # when they last changed (Clock.get_time())
         set_language(config_.app.language)
         if store is not None:
             self._attach(store)
@@ -182,6 +184,7 @@ class CompanionApp(TableDesk, App):
         Window.clearcolor = BACKGROUND
         Window.unbind(on_touch_down=self.same_tap)
         Window.bind(on_touch_down=self.same_tap)
+        RULE.attach(Window)  # every control settles a moment after it appears or changes
         if self.trouble is None:
             try:
                 return self._build_table()
@@ -302,6 +305,7 @@ class CompanionApp(TableDesk, App):
         from kivy.core.window import Window
 
         Window.unbind(on_touch_down=self.same_tap)
+        RULE.detach()
         if self.worker is not None:
             self.worker.stop()
         if self.panel is not None:
@@ -357,7 +361,28 @@ class CompanionApp(TableDesk, App):
         self._presses[button] = now
         if last is not None and 0 <= now - last < SAME_TAP:
             return
+        if 0 <= now - self._moved < SETTLE:
+            # the turn or the screen changed a moment ago: the press was meant for what
+            # was there before (the screen's settle rule, for the panel's buttons)
+            if self.panel is not None:
+                self.panel.signal("not_taken")
+            return
         work()
+
+    def _note_move(self) -> None:
+        """The turn or the screen changed, or not, since the last look: the panel's
+        buttons settle from the moment it did (panel_press)."""
+        where = (self.screens.current, self._turn_of())
+        if where != self._where:
+            self._where = where
+            self._moved = Clock.get_time()
+
+    def _turn_of(self) -> Any:
+        own = self.own()
+        if own is not None:
+            return getattr(own[1], "phase", None)
+        view = self.controller.view()
+        return (view.turn, view.active) if view.players else None
 
     def _reader_status(self, status: str, detail: str) -> None:
         self.status.text = _("Reader {status}: {detail}").format(
@@ -411,6 +436,7 @@ class CompanionApp(TableDesk, App):
     def redraw(self) -> None:
         """The current screen, from one view of the controller."""
         screen = self.screens.current_screen
+        self._note_move()
         if hasattr(screen, "show_own"):  # a screen of a kind of its own: its own view
             screen.show_own()
             return

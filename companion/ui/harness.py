@@ -22,7 +22,7 @@ from companion.config import AppConfig, Config
 from companion.store import GameStore
 from companion.ui.app import CompanionApp
 from companion.ui.ink import screen_metrics
-from companion.ui.taps import NEAR, SAME_TAP, SETTLE
+from companion.ui.taps import NEAR, RULE, SAME_TAP
 
 
 def record_metrics(png: Path, metrics: dict[str, Any]) -> None:
@@ -122,8 +122,8 @@ class Harness:
         """Tap ``target`` as a person does: once it takes taps (a button that just changed
         its meaning is inert a moment) and, on the spot just tapped, not within the same
         tap (companion.ui.taps). ``hasty``: at once, whatever the screen does."""
+        self.frames(2)  # a pop-up just opened lays itself out, a screen left goes first
         widget = self.find(target) if isinstance(target, str) else target
-        self.frames(2)  # a pop-up just opened lays itself out first
         parent = widget.parent
         while parent is not None and parent is not self.window:
             if isinstance(parent, ScrollView):  # bring it into view, as a finger would
@@ -139,6 +139,11 @@ class Harness:
         touch.touch_up()
         self.frames(frames)
 
+    def armed(self) -> None:
+        """Wait (on the event) until every question shown takes its answer: a question's
+        answer is inert for its first moment (companion.ui.taps.SETTLE)."""
+        self.until(lambda: all(getattr(w, "armed", True) for w in self.widgets()))
+
     def on_panel(self, player: str, entry: str | None = None) -> None:
         """Tap ``player``'s panel on the table screen (it opens their actions), then the
         action ``entry`` if given ("Clank! +1", "Artifact 20", ...)."""
@@ -149,10 +154,9 @@ class Harness:
             self.tap(entry)
 
     def settled(self, widget: Widget) -> None:
-        """Wait (on the clock) until ``widget`` takes taps again."""
-        end = time.monotonic() + 10 * SETTLE
-        while getattr(widget, "settling", False) and time.monotonic() < end:
-            self.frames(1)
+        """``widget`` as a person finds it who waited for it to take taps: its settle
+        over (companion.ui.taps), without the wait."""
+        RULE.release(widget)
 
     def _apart(self, x: float, y: float) -> None:
         """A second tap on the spot just touched comes after the double-tap window."""
@@ -185,6 +189,7 @@ class Harness:
     def screenshot(self, path: Path) -> Path:
         """The window as PNG at ``path``; beside it, in ``metrics.json``, the ink of its
         texts as measured from the pixels (companion.ui.ink), under the PNG's name."""
+        RULE.release_all()  # the screen as it is looked at, after the moment's settle
         self.frames(3)
         saved = Path(self.window.screenshot(name=str(path)))  # Kivy adds a counter
         saved.replace(path)

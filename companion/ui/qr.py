@@ -13,8 +13,9 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from companion.ui.layouts import Layout
+from companion.ui.taps import SETTLE
 
-INERT = 0.6  # seconds a button that just appeared under a finger ignores taps (TABLE_SCREEN.md)
+INERT = SETTLE  # seconds it ignores taps after it appears: the settle rule's (companion.ui.taps)
 
 
 def qr_matrix(data: str, border: int = 2) -> list[list[bool]]:

@@ -1,14 +1,21 @@
 """Every tap means what the player meant, on every screen of every game.
 
-Fingers double-tap, and a tap lands a moment after the screen changed under it. Three
-rules, held here once for the whole touchscreen:
+Fingers double-tap, and a person who is not sure a tap took taps again a moment later,
+while the screen changes under the finger. Three rules, held here once for the whole
+touchscreen:
 
 - **A second tap on the same spot within ``SAME_TAP`` seconds is the same tap**
   (``SameTap``, bound to the window before any widget sees the touch): a double tap on
   End turn ends one turn, a double tap on a card of the row takes one card.
-- **A target whose meaning changes is inert for ``SETTLE`` seconds, and looks it**
-  (``Steady``, a button's behaviour): when End turn starts to name another player, or a
-  card of the row re-flows under the finger, a finger already on its way does nothing.
+- **A control that appeared, or whose meaning changed, less than ``SETTLE`` seconds
+  before the finger came down ignores that touch, and looks it** (``SettleRule``): every
+  button of every screen and pop-up, of every game kind, Settings, pickers, lists and
+  the PIN pad alike. Before each frame is drawn the rule looks at every control the
+  window shows and notes since when it has meant what it means (its ``meaning`` where
+  it has one: the move it would commit; else its words); a control new or changed is
+  veiled (dimmed) until its second has passed, and a touch on it does nothing, not even
+  the press's feedback. A pop-up's buttons are new when it opens, so nothing under the
+  finger that opened it acts in that second.
 - **A tap acts on the table it was aimed at:** a screen keeps the controller's moment it
   was drawn for (``aim``), and the controller refuses an action whose aim is not the
   moment any more (``companion.live.LiveGame.aimed``), with a line that says so.
@@ -16,16 +23,20 @@ rules, held here once for the whole touchscreen:
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterator
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.graphics import Color, Rectangle
+from kivy.graphics import Color, InstructionGroup, Rectangle
 from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.button import Button
 from kivy.uix.widget import Widget
+from kivy.weakproxy import WeakProxy
 
 SAME_TAP = 0.4  # seconds: a second tap on the same spot within it is the same tap
-SETTLE = 0.6  # seconds a target that changed its meaning ignores taps
+SETTLE = 1.0  # seconds a control that appeared or changed its meaning ignores taps
 NEAR = 24  # px (about 5 mm): the same spot, for a fingertip
 
 
@@ -52,61 +63,215 @@ class SameTap:
         return False
 
 
+VEIL = (0.06, 0.07, 0.09, 0.55)  # a settling control: darkened, as inert things look
+
+
+def meaning_of(control: Widget) -> tuple[str, bool]:
+    """What a touch on ``control`` would do, as far as the rule can tell: its ``meaning``
+    where it says one (the move it commits), else its words; and whether it shows at all
+    (a control that starts to show, starts to mean something). A control greyed out
+    that comes to take taps means what its words said while it was greyed."""
+    meaning = getattr(control, "meaning", "")
+    if not meaning:
+        text = getattr(control, "text", "")
+        meaning = text if isinstance(text, str) else ""
+    return meaning, control.opacity > 0
+
+
+def controls(window: Any) -> Iterator[Widget]:
+    """Every control (a widget that takes presses) the window holds, pop-ups first."""
+    stack = list(reversed(window.children))
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, ButtonBehavior):
+            yield widget
+        stack.extend(widget.children)
+
+
+class SettleRule:
+    """The settle rule (see the module's words): one for the window, bound to its frames
+    (``look``) and, through every control's press (``ButtonBehavior``), to its touches
+    (``holds``)."""
+
+    def __init__(self) -> None:
+        # control -> [meaning, since when, the look that last saw it]
+        self._seen: weakref.WeakKeyDictionary[Widget, list[Any]] = weakref.WeakKeyDictionary()
+        self._veils: weakref.WeakKeyDictionary[Widget, InstructionGroup] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._looks = 0
+        self._wake: Any = None
+        self.window: Any = None
+        self.held = 0  # touches the rule took, and nothing done
+
+    # ------------------------------------------------------------------ frames
+    def attach(self, window: Any) -> None:
+        """Look at the window's controls before each of its frames is drawn."""
+        _install()
+        if self.window is not None:
+            self.window.funbind("on_draw", self.look)
+        self.window = window
+        window.fbind("on_draw", self.look)
+
+    def detach(self) -> None:
+        if self.window is not None:
+            self.window.funbind("on_draw", self.look)
+            self.window = None
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+
+    @staticmethod
+    def now() -> float:
+        return float(Clock.time())  # the main loop's clock, when a touch comes to a control
+
+    def look(self, *args: Any) -> None:
+        """Note what every control shown means now, and since when; veil those whose
+        second has not passed, unveil the others; come back when the next one settles."""
+        if self.window is None:
+            return
+        now = self.now()
+        self._looks += 1
+        look = self._looks
+        soonest: float | None = None
+        for control in controls(self.window):
+            meaning = meaning_of(control)
+            seen = self._seen.get(control)
+            if seen is None or seen[2] != look - 1 or seen[0] != meaning:
+                seen = [meaning, now, look]  # new under the finger, or changed
+                self._seen[control] = seen
+            else:
+                seen[2] = look
+            left = seen[1] + SETTLE - now if meaning[1] and not control.disabled else 0.0
+            self._show(control, left > 0)
+            if left > 0:
+                soonest = left if soonest is None else min(soonest, left)
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+        if soonest is not None:
+            self._wake = Clock.schedule_once(lambda dt: self.look(), soonest + 0.01)
+
+    def _show(self, control: Widget, settling: bool) -> None:
+        if isinstance(control, Steady):
+            control.settling = settling
+        veil = self._veils.get(control)
+        if settling:
+            if veil is None:
+                veil = InstructionGroup()
+                veil.add(Color(*VEIL))
+                veil.add(Rectangle(pos=control.pos, size=control.size))
+                control.canvas.after.add(veil)
+                self._veils[control] = veil
+                control.fbind("pos", self._follow)  # it follows the control from now on
+                control.fbind("size", self._follow)
+        elif veil is not None:
+            control.canvas.after.remove(veil)
+            del self._veils[control]
+            control.funbind("pos", self._follow)
+            control.funbind("size", self._follow)
+
+    def _follow(self, control: Widget, *args: Any) -> None:
+        veil = self._veils.get(control)
+        if veil is not None:
+            rect = veil.children[-1]
+            rect.pos, rect.size = control.pos, control.size
+
+    # ----------------------------------------------------------------- touches
+    def settling(self, control: Widget, when: float | None = None) -> bool:
+        """Whether ``control`` would ignore a touch made at ``when`` (now by default):
+        it appeared or changed its meaning less than SETTLE seconds before, or it was
+        not in the last frame drawn (no finger aimed at it), or it changed since."""
+        control = _widget(control)
+        seen = self._seen.get(control)
+        if seen is None or seen[2] != self._looks or seen[0] != meaning_of(control):
+            return True
+        return (self.now() if when is None else when) - seen[1] < SETTLE
+
+    def holds(self, control: Widget, touch: Any) -> bool:
+        """Whether the rule takes ``touch`` from ``control`` (and nothing is done)."""
+        if self.window is None or getattr(touch, "is_mouse_scrolling", False):
+            return False
+        if control.disabled or not control.collide_point(*touch.pos):
+            return False
+        if not self.settling(control):  # the touch comes to it as the finger comes down
+            return False
+        self.held += 1
+        return True
+
+    def restart(self, control: Widget) -> None:
+        """``control`` means something new from now on (a verdict that just came)."""
+        control = _widget(control)
+        seen = self._seen.get(control)
+        if seen is not None:
+            seen[1] = self.now()
+        self.look()
+
+    def release(self, control: Widget) -> None:
+        """``control``'s second is over (a person who waited for it; tests)."""
+        control = _widget(control)
+        self.look()
+        seen = self._seen.get(control)
+        if seen is not None:
+            seen[1] = float("-inf")
+        self._show(control, False)
+
+    def release_all(self) -> None:
+        """Every control's second is over (a screen looked at after a while; tests)."""
+        self.look()
+        for control in list(self._seen.keys()):
+            self.release(control)
+
+
+RULE = SettleRule()  # the touchscreen's: one window, one rule
+
+
+def _widget(control: Any) -> Any:
+    """The widget itself, where kv's ids hand out a proxy of it."""
+    return control.__ref__() if isinstance(control, WeakProxy) else control
+
+
+def _install() -> None:
+    """Every control's press goes through the rule first (done once)."""
+    if getattr(ButtonBehavior, "_settle_rule", False):
+        return
+    pressed = ButtonBehavior.on_touch_down
+
+    def on_touch_down(self: Any, touch: Any) -> bool:
+        if RULE.holds(self, touch):
+            return True  # taken, and nothing done: the widget beneath gets nothing either
+        return bool(pressed(self, touch))
+
+    ButtonBehavior.on_touch_down = on_touch_down
+    ButtonBehavior._settle_rule = True
+
+
 class Steady(Widget):
-    """A button that is inert for ``SETTLE`` seconds after its meaning (its ``meaning``,
-    by default its text) changes while it shows, and looks it: darkened. The first
-    meaning a button gets is not a change (nothing was under the finger before)."""
+    """A control that says what it means (``meaning``: the move it commits, where its
+    words do not say it all, as a card of the row in its place) and shows whether it is
+    settling (``settling``, kept by the rule)."""
 
     settling = BooleanProperty(False)
     meaning = StringProperty("")
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._settle: Any = None
-        self._had_meaning = False  # the first meaning is not a change
-        with self.canvas.after:
-            self._veil_colour = Color(0.06, 0.07, 0.09, 0)
-            self._veil = Rectangle(pos=self.pos, size=self.size)
-        self.bind(pos=self._place_veil, size=self._place_veil)
-
-    def _place_veil(self, *args: Any) -> None:
-        self._veil.pos = self.pos
-        self._veil.size = self.size
-
-    def on_meaning(self, widget: Any, meaning: str) -> None:
-        shown = self.get_root_window() is not None
-        if not shown or not meaning:
-            return
-        if self._had_meaning:
-            self.settle()
-        self._had_meaning = True
-
     def settle(self) -> None:
-        """Inert for SETTLE seconds from now."""
-        if self._settle is not None:
-            self._settle.cancel()
+        """Inert for SETTLE seconds from now (a verdict that just came under it)."""
         self.settling = True
-        self._settle = Clock.schedule_once(self._settled, SETTLE)
+        RULE.restart(self)
 
     def _settled(self, *args: Any) -> None:
-        self._settle = None
-        self.settling = False
-
-    def on_settling(self, widget: Any, settling: bool) -> None:
-        self._veil_colour.a = 0.55 if settling else 0  # inert: it looks it
-
-    def on_touch_down(self, touch: Any) -> bool:
-        if self.settling and self.collide_point(*touch.pos):
-            return True  # taken, and nothing done: the widget beneath gets nothing either
-        return bool(super().on_touch_down(touch))
+        RULE.release(self)
 
 
 def settle(widget: Widget) -> None:
-    """Every steady target of ``widget`` (a screen just shown) inert a moment: what lay
-    under the finger a moment ago means something else now."""
+    """Every control of ``widget`` (a screen just shown) inert a moment: what lay under
+    the finger a moment ago means something else now."""
     for child in widget.walk():
-        if isinstance(child, Steady):
-            child.settle()
+        if isinstance(child, ButtonBehavior):
+            seen = RULE._seen.get(child)
+            if seen is not None:
+                seen[1] = RULE.now()
+    RULE.look()
 
 
 class SteadyButton(Steady, Button):

@@ -40,6 +40,7 @@ from companion.store.backup import PREFIX
 from companion.store.db import APPLICATION_ID, SCHEMA_VERSION
 from companion.store.seal import fsync_folder, key_path
 from companion.ui.layouts import Layout
+from companion.ui.taps import SETTLE
 from companion.ui.widgets import FitText
 
 # the tables every companion database has (companion.store.db's migrations)
@@ -48,7 +49,7 @@ TABLES = ("games", "log", "tags", "in_progress")
 # folder: the kiosk's copies (systemd/clank-companion-backup.service)
 BACKUP_FOLDERS = (Path("/var/backups/clank-companion"),)
 BACKUP_NAME = re.compile(re.escape(PREFIX) + r"(\d{8}-\d{6})\.db")  # companion.store.backup
-INERT = 0.6  # seconds a confirmation ignores taps after it appears (a double tap)
+INERT = SETTLE  # seconds it ignores taps after it appears: the settle rule's (companion.ui.taps)
 
 BAND = {"problem": (0.45, 0.13, 0.1, 1), "done": (0.15, 0.4, 0.22, 1)}
 RED = (0.6, 0.22, 0.16, 1)

@@ -22,8 +22,9 @@ from companion.pin import MAX_DIGITS, Lockout
 from companion.store.tags import resolve
 from companion.ui.layouts import Layout
 from companion.ui.screens.kit import app, table_button
+from companion.ui.taps import SETTLE
 
-INERT = 0.6  # seconds a question's action ignores taps after it appears (a double tap)
+INERT = SETTLE  # seconds it ignores taps after it appears: the settle rule's (companion.ui.taps)
 
 
 class Picker(Layout, ModalView):

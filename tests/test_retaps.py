@@ -1,0 +1,263 @@
+"""A hasty finger never makes a second move: a person not sure a tap took taps the same
+spot again half a second to a second later, while the screen has changed under the
+finger. Every case the table met commits nothing on that second tap, at 0.45, 0.7 and
+0.9 s, in both games and at several table sizes (companion.ui.taps: the settle rule).
+
+Each case taps once as a person does (the control settled), then touches the same spot
+again ``gap`` seconds after the first touch came down, and checks that the second
+touch changed neither the game nor the screen."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("KIVY_WINDOW", "sdl2")
+from kivy.clock import Clock  # noqa: E402
+from kivy.config import Config as KivyConfig  # noqa: E402
+
+KivyConfig.set("graphics", "width", "800")
+KivyConfig.set("graphics", "height", "480")
+
+from companion.store.tags import resolve  # noqa: E402
+from companion.ui.harness import Harness  # noqa: E402
+from tests.helpers import companion_draws_seed  # noqa: E402
+from tests.monkey import Touch, VirtualClock, frame  # noqa: E402
+
+SEED = "7a95" * 16
+GAPS = (0.45, 0.7, 0.9)
+COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
+
+
+@pytest.fixture
+def ui(tmp_path: Path, monkeypatch):
+    from companion.ui.widgets import AttackView
+
+    monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setattr(AttackView, "STEP", 0.0)  # the cubes at once
+    harness = Harness(tmp_path / "games.db")
+    yield harness
+    harness.close()
+
+
+def retap(ui: Harness, target: Any, gap: float, state: Callable[[], Any]) -> tuple[Any, Any]:
+    """Tap ``target`` as a person does, then touch the same spot ``gap`` seconds after
+    that first touch came down: the state after the first tap, and after the second.
+    The clock is the monkey's (tests/monkey.py): each frame moves it on by a frame's
+    time, however long a busy machine takes to draw it, so the gap is the finger's."""
+    ui.frames(2)
+    widget = ui.find(target) if isinstance(target, str) else target
+    ui.settled(widget)
+    x, y = widget.to_window(*widget.center)
+    with VirtualClock():
+        down = Clock.time()
+        first = Touch(x, y)
+        first.touch_down()
+        first.touch_up()
+        frame()
+        frame()
+        after_first = state()
+        while Clock.time() - down < gap:
+            frame()
+        second = Touch(x, y)
+        second.touch_down()
+        second.touch_up()
+        for _ in range(3):
+            frame()
+    return after_first, state()
+
+
+def clank_state(ui: Harness) -> Callable[[], Any]:
+    ctl = ui.app.controller
+
+    def state() -> Any:
+        popups = tuple(type(w).__name__ for w in ui.window.children[:-1])
+        return ctl.snapshot(), ui.app.screens.current, popups
+
+    return state
+
+
+def clank_game(ui: Harness, players: int, row: int = 0) -> None:
+    ctl = ui.app.controller
+    with companion_draws_seed(SEED):
+        ctl.new_game({"edition": "clank", "players": COLOURS[:players], "party": players > 4})
+    names = [n for n, dragon in ctl.dungeon_cards() if not dragon][:row]
+    for name in names:  # the opening row, scanned
+        ctl.scan_component(resolve("card", "clank", name))
+    assert ctl.begin()
+    ui.frames(3)
+
+
+def end_turn(ui: Harness) -> Any:
+    table = ui.app.screen("table")
+    return ui.find(table.end_turn_text)
+
+
+# ------------------------------------------------------------------ Clank!
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("gap", GAPS)
+def test_end_turn_with_a_full_row_ends_one_turn(ui, players, gap):
+    clank_game(ui, players, row=6)
+    state = clank_state(ui)
+    first, second = retap(ui, end_turn(ui), gap, state)
+    assert first[0]["turn"]["active"] == COLOURS[1]  # red's turn ended
+    assert second == first  # the next player's turn did not end too
+
+
+@pytest.mark.parametrize("gap", GAPS)
+def test_end_turn_with_a_short_row_leaves_the_refill_open(ui, gap):
+    clank_game(ui, 2, row=0)
+    state = clank_state(ui)
+    first, second = retap(ui, end_turn(ui), gap, state)
+    assert ui.app.controller.refill is not None  # "End the turn now (N unrevealed)" lies there
+    assert second == first  # the turn did not end unrefilled
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("gap", GAPS)
+def test_a_players_panel_opens_their_actions_and_commits_none(ui, players, gap):
+    clank_game(ui, players)
+    state = clank_state(ui)
+    table = ui.app.screen("table")
+    for panel in table.panels():  # whatever action lies under the finger when it opens
+        first, second = retap(ui, panel, gap, state)
+        assert first[2], "the actions opened"
+        assert second[0] == first[0]  # no action committed
+        for w in list(ui.window.children[:-1]):
+            w.dismiss(animation=False)
+        ui.frames(2)
+
+
+@pytest.mark.parametrize("gap", GAPS)
+def test_the_artifact_removed_at_set_up_is_picked_not_tapped(ui, gap):
+    clank_game(ui, 2)
+    state = clank_state(ui)
+    ui.tap("Menu")
+    first, second = retap(ui, "Artifact removed at set-up", gap, state)
+    assert "Picker" in first[2]
+    assert second[0] == first[0]  # no artifact recorded
+
+
+# ------------------------------------------------------------------ Tschak!
+def tschak_floor(ui: Harness, players: int) -> Any:
+    """A Tschak! game at its first floor, every team's cards laid."""
+    tschak = ui.app.control("tschak")
+    tschak.prepare(COLOURS[:players])
+    assert tschak.start()
+    for card in ["monster:3", "troglodyte", "monster:1", "chest:4", "ring", "elixir"]:
+        tschak.scan_card(card)
+    assert tschak.set_out_tower()
+    hands = [["M4s", "W3", "D2x"], ["M4", "W3a", "D2u"], ["M2", "W2", "D3x"], ["M3", "W4", "D4a"]]
+    for player, cards in zip(COLOURS[:players], hands, strict=False):
+        for card in cards:
+            tschak.add_card(card, player)
+    ui.app.show_screen(ui.app.home_screen())
+    ui.frames(3)
+    return tschak
+
+
+def tschak_state(ui: Harness) -> Callable[[], Any]:
+    tschak = ui.app.control("tschak")
+
+    def state() -> Any:
+        popups = tuple(type(w).__name__ for w in ui.window.children[:-1])
+        return tschak.snapshot(), ui.app.screens.current, popups
+
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("gap", GAPS)
+def test_a_floors_verdict_is_not_skipped_unread(ui, players, gap):
+    tschak_floor(ui, players)
+    first, second = retap(ui, "Resolve floor 1", gap, tschak_state(ui))
+    assert first[1] == "tschak_verdict"  # "Next: floor 2" lies under the finger
+    assert second == first
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("gap", GAPS)
+def test_a_card_slot_opens_its_picker_and_records_nothing(ui, players, gap):
+    from companion.kinds.tschak.screens.floor import TeamPanel
+    from companion.kinds.tschak.screens.widgets import CardChip
+
+    tschak = ui.app.control("tschak")
+    tschak.prepare(COLOURS[:players])
+    assert tschak.start()
+    for card in ["monster:3", "troglodyte", "monster:1", "chest:4", "ring", "elixir"]:
+        tschak.scan_card(card)
+    assert tschak.set_out_tower()
+    ui.app.show_screen(ui.app.home_screen())
+    ui.frames(3)
+    state = tschak_state(ui)
+    for player in COLOURS[:players]:  # whatever card lies under the finger when it opens
+        panel = next(w for w in ui.widgets() if isinstance(w, TeamPanel) and w.player == player)
+        slots = [w for w in panel.walk() if isinstance(w, CardChip) and w.notation == ""]
+        for slot in slots[:1]:  # its first empty slot: each slot's picker opens alike
+            first, second = retap(ui, slot, gap, state)
+            assert first[2], "the picker opened"
+            assert second[0] == first[0]  # no card recorded
+            for w in list(ui.window.children[:-1]):
+                w.dismiss(animation=False)
+            ui.frames(2)
+
+
+@pytest.mark.parametrize("gap", GAPS)
+def test_the_last_trophies_do_not_jump_to_the_scores(ui, gap):
+    from tests.test_tschak_screens import ACTIONS
+
+    tschak = ui.app.control("tschak")
+    tschak.prepare(["red", "blue", "green"])  # the example game's table, as colours
+    assert tschak.start()
+    for action in ACTIONS[:-2]:  # to the last tower's trophies
+        assert tschak.do(action) is not None, tschak.last
+    ui.app.show_screen(ui.app.home_screen())
+    assert tschak.phase == "trophies"
+    first, second = retap(ui, "Award the trophies", gap, tschak_state(ui))
+    assert first[1] == "tschak_verdict"  # "Next: the scores" lies under the finger
+    assert second == first
+
+
+# ------------------------------------------------------------------ the panel's buttons
+class Signals:
+    def __init__(self) -> None:
+        self.played: list[str] = []
+
+    def signal(self, pattern: str) -> None:
+        self.played.append(pattern)
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_panels_end_turn_pressed_right_after_a_turn_change_is_not_taken(ui):
+    """The GPIO End turn follows the rule: a press within a second of a change of turn
+    (or screen) is ignored, with the buzzer's "not taken"; a press after it acts."""
+    clank_game(ui, 3, row=6)
+    ui.app.panel = Signals()
+    ctl = ui.app.controller
+    with VirtualClock():
+        for _ in range(int(60 * 1.2)):  # the table as it was for a while
+            frame()
+        ui.app.panel_press("end_turn", ui.app.end_turn)  # red's turn ends
+        for _ in range(3):
+            frame()
+        assert ctl.snapshot()["turn"]["active"] == "blue"
+        for _ in range(int(60 * 0.7)):  # 0.7 s later, the same button again
+            frame()
+        ui.app.panel_press("end_turn", ui.app.end_turn)
+        for _ in range(3):
+            frame()
+        assert ctl.snapshot()["turn"]["active"] == "blue"  # blue's turn did not end
+        assert ui.app.panel.played == ["not_taken"]
+        for _ in range(int(60 * 0.5)):  # more than a second after the change
+            frame()
+        ui.app.panel_press("end_turn", ui.app.end_turn)
+        for _ in range(3):
+            frame()
+        assert ctl.snapshot()["turn"]["active"] == "green"
+    ui.app.panel = None
