@@ -1,19 +1,19 @@
 """A monkey at the table: the real app, driven by random events, its invariants checked
 after each one.
 
-The app is the real ``CompanionApp`` over a database of its own, on Kivy's window without
-its main loop (``companion.ui.harness.Harness``). A seeded ``random.Random`` picks each
-event: a tap on a visible, enabled button or touchable widget of the screen or of the
-pop-up on top, after a glance (a few frames); a hasty tap where a target was a moment ago,
-with no frame between (during an animation or a change of screen); a double tap, the two
-taps 0.03-1.5 s apart (a quick double, or a "did it take?" re-tap); a scan of a tagged
-component (the reader's way in: ``on_scan`` on the main loop); Undo and End turn (on the
-screen or the panel's buttons, once or twice); a pause; typing; Settings behind the admin PIN; a power cut (the app built again over the
-same database). On the new-game screen it starts games of every kind through the screen
-itself: Clank!, Clank! Catacombs (2 to 6 players) and Tschak! (2 to 4), in English,
-Russian, Ukrainian and Spanish. Now and then a monster hurts a player (a ``damage``
-action), and after a while the table moves on: the game played to its end (its scoring),
-given up, or closed.
+The app is the real ``CompanionApp`` over a database of its own, on Kivy's window
+without its main loop (``companion.ui.harness.Harness``). A seeded ``random.Random``
+picks each event: a tap on a visible, enabled button or touchable widget of the screen
+or of the pop-up on top, after a glance (a few frames); a hasty tap where a target was a
+moment ago, with no frame between (during an animation or a change of screen); a double
+tap, the two taps 0.03-1.5 s apart (a quick double, or a "did it take?" re-tap); a scan
+of a tagged component (the reader's way in: ``on_scan`` on the main loop); Undo and End
+turn (on the screen or the panel's buttons, once or twice); a pause; typing; Settings
+behind the admin PIN; a power cut (the app built again over the same database). On the
+new-game screen it starts games of every kind through the screen itself: Clank!, Clank!
+Catacombs (2 to 6 players) and Tschak! (2 to 4), in English, Russian, Ukrainian and
+Spanish. Now and then a monster hurts a player (a ``damage`` action), and after a while
+the table moves on: the game played to its end (its scoring), given up, or closed.
 
 After every event it checks:
 
