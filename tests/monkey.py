@@ -644,13 +644,16 @@ class Monkey:
         return f"double tap on {aim.what}, {gap * 1000:.0f} ms apart", aim
 
     def settled(self, w: Widget) -> bool:
-        """Frames until ``w`` takes taps (it appeared or changed a moment ago: the settle
-        rule); whether it had to be waited for."""
-        waited = 0
-        while RULE.settling(w) and waited < 2 * FPS * SETTLE:
+        """The clock moved on until ``w`` takes taps (it appeared or changed a moment ago:
+        the settle rule), as a person waits for it; whether it had to be waited for."""
+        left = RULE.left(w)
+        if left is None:  # not drawn as it is yet
             self.frames(1)
-            waited += 1
-        return waited > 0
+            left = RULE.left(w)
+        if not left:
+            return False
+        self.advance(left + 1 / FPS)
+        return True
 
     def _restart_after_fault(self) -> None:
         try:

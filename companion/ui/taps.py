@@ -188,6 +188,15 @@ class SettleRule:
             return True
         return (self.now() if when is None else when) - seen[1] < SETTLE
 
+    def left(self, control: Widget) -> float | None:
+        """The seconds until ``control`` takes taps (0 once it does); None while the rule
+        has not seen it as it is now (not drawn since it appeared or changed)."""
+        control = _widget(control)
+        seen = self._seen.get(control)
+        if seen is None or seen[2] != self._looks or seen[0] != meaning_of(control):
+            return None
+        return max(0.0, seen[1] + SETTLE - self.now())
+
     def holds(self, control: Widget, touch: Any) -> bool:
         """Whether the rule takes ``touch`` from ``control`` (and nothing is done)."""
         if self.window is None or getattr(touch, "is_mouse_scrolling", False):
