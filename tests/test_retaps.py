@@ -262,3 +262,39 @@ def test_the_panels_end_turn_pressed_right_after_a_turn_change_is_not_taken(ui):
             frame()
         assert ctl.snapshot()["turn"]["active"] == "green"
     ui.app.panel = None
+
+
+# ------------------------------------------------------------------ what is new
+def test_a_list_built_again_as_it_was_is_not_new_but_a_changed_or_moved_button_is(ui):
+    """A screen that builds its buttons again at each redraw (the scoring screen's
+    players) keeps them taking taps when they mean what they meant where they were; a
+    button whose move changed, or a list that grew under it, is new."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+
+    from companion.ui.taps import RULE
+
+    layer = BoxLayout(size=(400, 80), pos=(200, 200))
+    ui.window.add_widget(layer)
+    try:
+
+        def build(*words: str) -> list[Button]:
+            layer.clear_widgets()
+            buttons = [Button(text=w) for w in words]
+            for b in buttons:
+                layer.add_widget(b)
+            ui.frames(3)
+            return buttons
+
+        with VirtualClock():
+            build("Red", "Blue")
+            for _ in range(80):  # more than a second: both settled
+                frame()
+            red, blue = build("Red", "Blue")  # built again, the same
+            assert not RULE.settling(red) and not RULE.settling(blue)
+            red, blue = build("Red", "Green")  # another move where Blue was
+            assert not RULE.settling(red) and RULE.settling(blue)
+            red, *_ = build("Yellow", "Red", "Green")  # Red moved: another spot
+            assert RULE.settling(red)
+    finally:
+        ui.window.remove_widget(layer)

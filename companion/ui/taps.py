@@ -32,6 +32,7 @@ from kivy.graphics import Color, InstructionGroup, Rectangle
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.button import Button
+from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.weakproxy import WeakProxy
 
@@ -78,14 +79,17 @@ def meaning_of(control: Widget) -> tuple[str, bool]:
     return meaning, control.opacity > 0
 
 
-def controls(window: Any) -> Iterator[Widget]:
-    """Every control (a widget that takes presses) the window holds, pop-ups first."""
-    stack = list(reversed(window.children))
+def controls(window: Any) -> Iterator[tuple[Widget, Any]]:
+    """Every control (a widget that takes presses) the window holds, pop-ups first, with
+    where it lies: its screen's name, else the pop-up (or the window's layer) it is on."""
+    stack: list[tuple[Widget, Any]] = [(w, id(w)) for w in reversed(window.children)]
     while stack:
-        widget = stack.pop()
+        widget, where = stack.pop()
+        if isinstance(widget, Screen):
+            where = widget.name
         if isinstance(widget, ButtonBehavior):
-            yield widget
-        stack.extend(widget.children)
+            yield widget, where
+        stack.extend((child, where) for child in widget.children)
 
 
 class SettleRule:
@@ -100,6 +104,7 @@ class SettleRule:
             weakref.WeakKeyDictionary()
         )
         self._looks = 0
+        self._places: dict[tuple[Any, ...], float] = {}  # (screen, meaning, x, y) -> since
         self._wake: Any = None
         self.window: Any = None
         self.held = 0  # touches the rule took, and nothing done
@@ -134,14 +139,20 @@ class SettleRule:
         self._looks += 1
         look = self._looks
         soonest: float | None = None
-        for control in controls(self.window):
+        places = self._places
+        self._places = {}
+        for control, where in controls(self.window):
             meaning = meaning_of(control)
             seen = self._seen.get(control)
+            place = (where, meaning, *(round(v) for v in control.to_window(*control.pos)))
             if seen is None or seen[2] != look - 1 or seen[0] != meaning:
-                seen = [meaning, now, look]  # new under the finger, or changed
+                # new under the finger, or changed; a control built again where one
+                # meaning the same lay in the last frame is not new (a list redrawn)
+                seen = [meaning, places.get(place, now), look]
                 self._seen[control] = seen
             else:
                 seen[2] = look
+            self._places[place] = seen[1]
             left = seen[1] + SETTLE - now if meaning[1] and not control.disabled else 0.0
             self._show(control, left > 0)
             if left > 0:

@@ -140,16 +140,16 @@ class ScoringScreen(Layout, Screen):
                 if compact
                 else f"{letter(p.name)} · " + player_name(p.name, capital=True)
             )
-            selector.add_widget(
-                table_button(
-                    who + "\n" + _("{score} VP").format(score=score),
-                    partial(ctl.score_player, p.name),
-                    background_color=colour(p.name) if chosen else _dim(colour(p.name)),
-                    color=text_colour(p.name) if chosen else (1, 1, 1, 1),
-                    bold=chosen,
-                    height=64,
-                )
+            button = table_button(
+                who + "\n" + _("{score} VP").format(score=score),
+                partial(ctl.score_player, p.name),
+                background_color=colour(p.name) if chosen else _dim(colour(p.name)),
+                color=text_colour(p.name) if chosen else (1, 1, 1, 1),
+                bold=chosen,
+                height=64,
             )
+            button.meaning = f"score {p.name}"  # its move, whatever the total it shows
+            selector.add_widget(button)
 
     def _show_proof(self, view: TableView) -> None:
         seed = view.server_seed or ""
