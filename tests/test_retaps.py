@@ -72,14 +72,29 @@ def retap(ui: Harness, target: Any, gap: float, state: Callable[[], Any]) -> tup
     return after_first, state()
 
 
-def clank_state(ui: Harness) -> Callable[[], Any]:
-    ctl = ui.app.controller
+def opened_and_nothing_done(ui: Harness, target: Any, gap: float, state: Callable[[], Any]):
+    """A re-tap on ``target``, which opens a pop-up (a player's actions, a card picker):
+    the pop-up opened, and the second touch did nothing to the game; then it is closed."""
+    first, second = retap(ui, target, gap, state)
+    assert first[2], "the pop-up opened"
+    assert second[0] == first[0]  # nothing committed: no action, no card
+    for w in list(ui.window.children[:-1]):
+        w.dismiss(animation=False)
+    ui.frames(2)
+
+
+def table_state(ui: Harness, snapshot: Callable[[], Any]) -> Callable[[], Any]:
+    """What a tap can change: the game (``snapshot``), the screen, the pop-ups open."""
 
     def state() -> Any:
         popups = tuple(type(w).__name__ for w in ui.window.children[:-1])
-        return ctl.snapshot(), ui.app.screens.current, popups
+        return snapshot(), ui.app.screens.current, popups
 
     return state
+
+
+def clank_state(ui: Harness) -> Callable[[], Any]:
+    return table_state(ui, ui.app.controller.snapshot)
 
 
 def clank_game(ui: Harness, players: int, row: int = 0) -> None:
@@ -125,12 +140,7 @@ def test_a_players_panel_opens_their_actions_and_commits_none(ui, players, gap):
     state = clank_state(ui)
     table = ui.app.screen("table")
     for panel in table.panels():  # whatever action lies under the finger when it opens
-        first, second = retap(ui, panel, gap, state)
-        assert first[2], "the actions opened"
-        assert second[0] == first[0]  # no action committed
-        for w in list(ui.window.children[:-1]):
-            w.dismiss(animation=False)
-        ui.frames(2)
+        opened_and_nothing_done(ui, panel, gap, state)
 
 
 @pytest.mark.parametrize("gap", GAPS)
@@ -144,8 +154,8 @@ def test_the_artifact_removed_at_set_up_is_picked_not_tapped(ui, gap):
 
 
 # ------------------------------------------------------------------ Tschak!
-def tschak_floor(ui: Harness, players: int) -> Any:
-    """A Tschak! game at its first floor, every team's cards laid."""
+def tschak_floor(ui: Harness, players: int, *, laid: bool = True) -> Any:
+    """A Tschak! game at its first floor; ``laid``: every team's cards laid."""
     tschak = ui.app.control("tschak")
     tschak.prepare(COLOURS[:players])
     assert tschak.start()
@@ -153,7 +163,7 @@ def tschak_floor(ui: Harness, players: int) -> Any:
         tschak.scan_card(card)
     assert tschak.set_out_tower()
     hands = [["M4s", "W3", "D2x"], ["M4", "W3a", "D2u"], ["M2", "W2", "D3x"], ["M3", "W4", "D4a"]]
-    for player, cards in zip(COLOURS[:players], hands, strict=False):
+    for player, cards in zip(COLOURS[:players], hands if laid else [], strict=False):
         for card in cards:
             tschak.add_card(card, player)
     ui.app.show_screen(ui.app.home_screen())
@@ -162,13 +172,7 @@ def tschak_floor(ui: Harness, players: int) -> Any:
 
 
 def tschak_state(ui: Harness) -> Callable[[], Any]:
-    tschak = ui.app.control("tschak")
-
-    def state() -> Any:
-        popups = tuple(type(w).__name__ for w in ui.window.children[:-1])
-        return tschak.snapshot(), ui.app.screens.current, popups
-
-    return state
+    return table_state(ui, ui.app.control("tschak").snapshot)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -186,25 +190,13 @@ def test_a_card_slot_opens_its_picker_and_records_nothing(ui, players, gap):
     from companion.kinds.tschak.screens.floor import TeamPanel
     from companion.kinds.tschak.screens.widgets import CardChip
 
-    tschak = ui.app.control("tschak")
-    tschak.prepare(COLOURS[:players])
-    assert tschak.start()
-    for card in ["monster:3", "troglodyte", "monster:1", "chest:4", "ring", "elixir"]:
-        tschak.scan_card(card)
-    assert tschak.set_out_tower()
-    ui.app.show_screen(ui.app.home_screen())
-    ui.frames(3)
+    tschak_floor(ui, players, laid=False)
     state = tschak_state(ui)
     for player in COLOURS[:players]:  # whatever card lies under the finger when it opens
         panel = next(w for w in ui.widgets() if isinstance(w, TeamPanel) and w.player == player)
         slots = [w for w in panel.walk() if isinstance(w, CardChip) and w.notation == ""]
         for slot in slots[:1]:  # its first empty slot: each slot's picker opens alike
-            first, second = retap(ui, slot, gap, state)
-            assert first[2], "the picker opened"
-            assert second[0] == first[0]  # no card recorded
-            for w in list(ui.window.children[:-1]):
-                w.dismiss(animation=False)
-            ui.frames(2)
+            opened_and_nothing_done(ui, slot, gap, state)
 
 
 @pytest.mark.parametrize("gap", GAPS)
