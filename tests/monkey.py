@@ -1061,21 +1061,12 @@ class Monkey:
     def _check(self, note: str, before: Table, intent: Aim | None) -> None:
         after = self.table()
         self.report.screens[self.app.screens.current] += 1
-        if self.pair is not None and self.retap_settled:
-            # the second tap came after its control had settled: a tap of its own, which
-            # may act as the control now says (End turn of the next player included); the
-            # first one still commits one action at most
-            (zero, _ui_zero), (one, _ui_one) = self.pair
-            if one.actions - zero.actions > 1:
-                self._violation(
-                    DOUBLE,
-                    f"{note}: {one.actions - zero.actions} actions committed by one tap",
-                    sign=f"{self.target}: more than one action committed",
-                )
-        else:
+        if self.pair is None or not self.retap_settled:
+            # (a second tap that came after its control had settled is a tap of its own,
+            # which may act as the control now says: End turn of the next player too)
             self._check_turn(note, before, after, intent)
-            if self.pair is not None:
-                self._check_double(note, self.pair, after)
+        if self.pair is not None:
+            self._check_double(note, self.pair, after, own=self.retap_settled)
         self._check_errors(note)
         self._check_fresh(note)
 
@@ -1125,19 +1116,28 @@ class Monkey:
             )
 
     def _check_double(
-        self, note: str, pair: tuple[tuple[Table, Any], tuple[Table, Any]], after: Table
+        self,
+        note: str,
+        pair: tuple[tuple[Table, Any], tuple[Table, Any]],
+        after: Table,
+        *,
+        own: bool = False,
     ) -> None:
         """A double tap (or press) is one: at most one action committed, and once the
-        first changed the table or the screen, the second changes nothing of the game."""
+        first changed the table or the screen, the second changes nothing of the game.
+        ``own``: the second came after what it touched had settled, a tap of its own;
+        the first alone commits one action at most."""
         (before, ui_before), (first, ui_first) = pair
         what = DOUBLE if self.kind == "double" else DOUBLE_PRESS
-        committed = after.actions - before.actions
+        committed = (first if own else after).actions - before.actions
         if committed > 1:
             self._violation(
                 what,
-                f"{note}: {committed} actions committed",
+                f"{note}: {committed} actions committed" + (" by one tap" if own else ""),
                 sign=f"{self.target}: more than one action committed",
             )
+            return
+        if own:
             return
         changed = first.game_state() != before.game_state() or ui_first != ui_before
         if changed and after.game_state() != first.game_state():

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from bench.long_game import PLAYERS, long_game
-from companion.audit.check import GameCheck, verify_game
+from companion.audit.check import GameCheck, audited_games, verify_game
 from companion.rules import make_setup
 from companion.session import Session
 from companion.store import GameStore
@@ -66,10 +66,8 @@ def audit(store: GameStore, db: Path, known: dict[tuple, GameCheck]) -> list[Gam
     replayed again at every kill."""
     conn = sqlite3.connect(db)
     try:
-        logged = {row[0] for row in conn.execute("SELECT DISTINCT game FROM log")}
-        listed = {row[0] for row in conn.execute("SELECT id FROM games")}
         checks = []
-        for game in sorted(logged | listed):
+        for game in audited_games(store):
             rows = (
                 tuple(conn.execute("SELECT * FROM games WHERE id = ?", [game])),
                 tuple(conn.execute("SELECT * FROM log WHERE game = ? ORDER BY seq", [game])),

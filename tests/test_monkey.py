@@ -188,7 +188,7 @@ def test_a_tap_that_acts_twice_is_caught_by_a_double_tap(tmp_path, monkeypatch):
     a change acts on what now lies under the finger, and the monkey sees it."""
     from companion.ui.taps import SameTap, SettleRule
 
-    monkeypatch.setattr(SettleRule, "settling", lambda self, control, when=None: False)
+    monkeypatch.setattr(SettleRule, "settling", lambda self, control: False)
     monkeypatch.setattr(SameTap, "__call__", lambda self, window, touch: False)
     report = table_monkey(tmp_path, double=3, tap=1).run(40)
     assert any("acted too" in v.what for v in report.of(DOUBLE)), report.summary()

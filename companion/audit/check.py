@@ -189,14 +189,17 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
     )
 
 
+def audited_games(store: GameStore) -> list[int]:
+    """The games an audit of the whole store checks: those of the games table, and any
+    whose log has left it (checked, and failed, too)."""
+    logged = [r[0] for r in store.read.execute("SELECT DISTINCT game FROM log").fetchall()]
+    return sorted({g["id"] for g in store.games()} | set(logged))
+
+
 def verify_store(
     store: GameStore, game: int | None = None, progress: Callable[[int, int], None] | None = None
 ) -> list[GameCheck]:
-    if game is not None:
-        ids = [game]
-    else:  # a log whose game has left the games table is checked (and fails) too
-        logged = [r[0] for r in store.read.execute("SELECT DISTINCT game FROM log").fetchall()]
-        ids = sorted({g["id"] for g in store.games()} | set(logged))
+    ids = [game] if game is not None else audited_games(store)
     results = []
     for i, gid in enumerate(ids, start=1):
         results.append(verify_game(store, gid))

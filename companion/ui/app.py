@@ -378,11 +378,16 @@ class CompanionApp(TableDesk, App):
             self._moved = Clock.get_time()
 
     def _turn_of(self) -> Any:
+        """Whose turn it is, read off the game's state (not a whole view: redraw builds
+        one already); a kind of its own: its phase."""
         own = self.own()
         if own is not None:
             return getattr(own[1], "phase", None)
-        view = self.controller.view()
-        return (view.turn, view.active) if view.players else None
+        table = self.controller.table
+        if table is None:
+            return None
+        state = table.game.state
+        return state.turn, state.active
 
     def _reader_status(self, status: str, detail: str) -> None:
         self.status.text = _("Reader {status}: {detail}").format(

@@ -189,15 +189,12 @@ class SettleRule:
             rect.pos, rect.size = control.pos, control.size
 
     # ----------------------------------------------------------------- touches
-    def settling(self, control: Widget, when: float | None = None) -> bool:
-        """Whether ``control`` would ignore a touch made at ``when`` (now by default):
-        it appeared or changed its meaning less than SETTLE seconds before, or it was
-        not in the last frame drawn (no finger aimed at it), or it changed since."""
-        control = _widget(control)
-        seen = self._seen.get(control)
-        if seen is None or seen[2] != self._looks or seen[0] != meaning_of(control):
-            return True
-        return (self.now() if when is None else when) - seen[1] < SETTLE
+    def settling(self, control: Widget) -> bool:
+        """Whether ``control`` would ignore a touch now: it appeared or changed its
+        meaning less than SETTLE seconds ago, or it was not in the last frame drawn (no
+        finger aimed at it), or it changed since."""
+        left = self.left(control)
+        return left is None or left > 0
 
     def left(self, control: Widget) -> float | None:
         """The seconds until ``control`` takes taps (0 once it does); None while the rule
@@ -219,28 +216,28 @@ class SettleRule:
         self.held += 1
         return True
 
-    def restart(self, control: Widget) -> None:
-        """``control`` means something new from now on (a verdict that just came)."""
-        control = _widget(control)
-        seen = self._seen.get(control)
-        if seen is not None:
-            seen[1] = self.now()
+    def restart(self, *controls: Widget) -> None:
+        """``controls`` mean something new from now on (a verdict that just came, a
+        screen just shown)."""
+        now = self.now()
+        for control in controls:
+            seen = self._seen.get(_widget(control))
+            if seen is not None:
+                seen[1] = now
         self.look()
 
-    def release(self, control: Widget) -> None:
-        """``control``'s second is over (a person who waited for it; tests)."""
-        control = _widget(control)
+    def release(self, *controls: Widget) -> None:
+        """The second of ``controls`` is over (a person who waited for them; tests)."""
         self.look()
-        seen = self._seen.get(control)
-        if seen is not None:
-            seen[1] = float("-inf")
-        self._show(control, False)
+        for control in map(_widget, controls):
+            seen = self._seen.get(control)
+            if seen is not None:
+                seen[1] = float("-inf")
+            self._show(control, False)
 
     def release_all(self) -> None:
         """Every control's second is over (a screen looked at after a while; tests)."""
-        self.look()
-        for control in list(self._seen.keys()):
-            self.release(control)
+        self.release(*self._seen.keys())
 
 
 RULE = SettleRule()  # the touchscreen's: one window, one rule
@@ -276,7 +273,6 @@ class Steady(Widget):
 
     def settle(self) -> None:
         """Inert for SETTLE seconds from now (a verdict that just came under it)."""
-        self.settling = True
         RULE.restart(self)
 
     def _settled(self, *args: Any) -> None:
@@ -286,12 +282,7 @@ class Steady(Widget):
 def settle(widget: Widget) -> None:
     """Every control of ``widget`` (a screen just shown) inert a moment: what lay under
     the finger a moment ago means something else now."""
-    for child in widget.walk():
-        if isinstance(child, ButtonBehavior):
-            seen = RULE._seen.get(child)
-            if seen is not None:
-                seen[1] = RULE.now()
-    RULE.look()
+    RULE.restart(*(child for child in widget.walk() if isinstance(child, ButtonBehavior)))
 
 
 class SteadyButton(Steady, Button):
