@@ -48,6 +48,7 @@ import sys
 import tempfile
 import time
 import traceback
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -82,7 +83,7 @@ from kivy.uix.textinput import TextInput  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
 from companion.ui.ink import walk  # noqa: E402
-from companion.ui.taps import RULE, SETTLE  # noqa: E402
+from companion.ui.taps import RULE, SETTLE, controls, meaning_of  # noqa: E402
 
 WIDTH, HEIGHT = 800, 480
 SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
@@ -100,7 +101,14 @@ DOUBLE_PRESS = "double press"
 STALE = "stale screen"
 TRACEBACK = "traceback"
 OFF_SCREEN = "off screen"
-KINDS = (TURN, DOUBLE, DOUBLE_PRESS, STALE, TRACEBACK, OFF_SCREEN)
+UNSETTLED = "not settled"
+KINDS = (TURN, DOUBLE, DOUBLE_PRESS, UNSETTLED, STALE, TRACEBACK, OFF_SCREEN)
+# events that commit nothing of themselves: any record or move of the game during one
+# comes from one of its touches (the reader, a monster, the panel and the macros do)
+TOUCHES = ("tap", "hasty", "double", "point", "undo", "end_turn", "wait", "type")
+TSCHAK_STEP = 0.08  # how often the Tschak! table lays what its step asks for, of its events
+SKIP = "skip"  # records that follow no touch of the monkey's (a scan's, a macro's)
+GAPS = (0.4, 0.7, 1.0, 1.5)  # the re-taps told by their gap: up to 0.4 s, 0.7 s...
 
 # how often each event comes (the new-game screen and a long game add their own)
 WEIGHTS = {
@@ -154,6 +162,8 @@ class Report:
     games: Counter[str] = field(default_factory=Counter)  # "clank 4 ru"
     log: list[str] = field(default_factory=list)  # each event, as told
     seconds: float = 0.0
+    popups: Counter[str] = field(default_factory=Counter)  # pop-ups open after each event
+    retaps: list[tuple[float, bool, bool]] = field(default_factory=list)  # gap, settled, held
 
     def of(self, kind: str) -> list[Violation]:
         return [v for v in self.violations if v.kind == kind]
@@ -176,9 +186,43 @@ class Report:
         lines.append(
             "  games started: " + ", ".join(f"{k} x{n}" for k, n in sorted(self.games.items()))
         )
-        lines.append("  screens: " + ", ".join(f"{k} {n}" for k, n in self.screens.most_common()))
         lines.append("  events: " + ", ".join(f"{k} {n}" for k, n in self.played.most_common()))
+        lines.extend(self.retaps_table())
+        lines.extend(self.coverage())
         return "\n".join(lines)
+
+    def retaps_table(self) -> list[str]:
+        """The second taps of the double taps, by their gap: how many found their control
+        settled (a tap of its own), how many the app took and did nothing with."""
+        lines = [f"  re-taps: {len(self.retaps)} (the second tap of a double, 0.03-1.5 s)"]
+        lines.append("    gap up to    taps  settled  taken and nothing done")
+        low = 0.0
+        for high in GAPS:
+            these = [r for r in self.retaps if low <= r[0] < high or (high == GAPS[-1] == r[0])]
+            settled = sum(1 for r in these if r[1])
+            held = sum(1 for r in these if r[2])
+            lines.append(f"    {high:>5.1f} s {len(these):>8} {settled:>8} {held:>8}")
+            low = high
+        return lines
+
+    def coverage(self) -> list[str]:
+        """Every screen of both games with how often an event left it there, and those
+        never reached."""
+        lines = ["  screens reached (events that saw them):"]
+        for name in every_screen():
+            lines.append(f"    {name:<32} {self.screens.get(name, 0):>6}")
+        others = sorted(set(self.screens) - set(every_screen()))
+        for name in others:
+            lines.append(f"    {name:<32} {self.screens[name]:>6}")
+        lines.append(
+            "  pop-ups open: " + ", ".join(f"{k} {n}" for k, n in self.popups.most_common())
+        )
+        never = self.never_reached()
+        lines.append("  never reached: " + (", ".join(never) if never else "none"))
+        return lines
+
+    def never_reached(self) -> list[str]:
+        return [name for name in every_screen() if not self.screens.get(name)]
 
 
 # ------------------------------------------------------------------ the clock
@@ -221,6 +265,81 @@ class Touch(UnitTestTouch):
 
     def update_time_end(self) -> None:
         self.time_end = Clock.get_time()
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where the game stood at a moment: the last record of the log, and the game's turn
+    and phase (Tschak!'s floors and verdicts are phases)."""
+
+    record: int
+    game: int | None
+    turn: tuple[int, str] | None
+    phase: str
+
+
+@dataclass
+class Finger:
+    """A touch as the oracle saw it come down: the control under it (the one the touch
+    came to, or the one that took it and did nothing), what that control meant, and
+    whether it had meant it for a second (the monkey's own reckoning, ``Watch``)."""
+
+    at: float  # the clock when it came down
+    control: str  # its class and words ("" for no control)
+    meaning: str
+    age: float | None  # seconds it had meant that; None: not drawn as it was
+    held: bool  # the app took the touch and did nothing
+    before: Mark
+
+    @property
+    def settled(self) -> bool:
+        return self.age is not None and self.age >= SETTLE
+
+    def said(self) -> str:
+        if not self.control:
+            return "a tap on no control"
+        age = "never drawn so" if self.age is None else f"{self.age * 1000:.0f} ms"
+        return f"a tap on {self.control} (meaning {self.meaning!r}, {age} old)"
+
+
+class Watch:
+    """The monkey's own reckoning of since when each control shown has meant what it
+    means (its ``meaning`` where it says one, else its words; a control that starts to
+    show starts to mean something): what the app's settle rule must agree with. It looks
+    at the window as each frame is drawn. A control built again where one meaning the
+    same lay in the frame before keeps that one's time (a list redrawn), as the issue of
+    the rule asks."""
+
+    def __init__(self) -> None:
+        self.seen: weakref.WeakKeyDictionary[Widget, tuple[tuple[str, bool], float, int]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self.places: dict[tuple[Any, ...], float] = {}
+        self.frame = 0
+
+    def look(self, window: Any, *args: Any) -> None:
+        now = Clock.time()
+        self.frame += 1
+        places, self.places = self.places, {}
+        for w, where in controls(window):
+            meaning = meaning_of(w)
+            x, y = w.to_window(*w.pos)
+            place = (where, meaning, round(x), round(y))
+            seen = self.seen.get(w)
+            if seen is None or seen[2] != self.frame - 1 or seen[0] != meaning:
+                since = places.get(place, now)
+            else:
+                since = seen[1]
+            self.seen[w] = (meaning, since, self.frame)
+            self.places[place] = since
+
+    def age(self, w: Widget) -> tuple[str, float | None]:
+        """What ``w`` meant in the last frame drawn, and for how long (None: it was not
+        in that frame)."""
+        seen = self.seen.get(w)
+        if seen is None or seen[2] != self.frame:
+            return meaning_of(w)[0], None
+        return seen[0][0], Clock.time() - seen[1]
 
 
 def frame(*, draw: bool = True) -> None:
@@ -426,7 +545,15 @@ class Monkey:
         self.kind = ""  # the event under way
         self.target = ""  # the class of the widget it tapped
         self.pair: tuple[tuple[Table, Any], tuple[Table, Any]] | None = None  # a double one
-        self.retap_settled = False  # the double's second tap found its control settled
+        self.watch = Watch()  # since when each control has meant what it means
+        self.fingers: list[Finger] = []  # the event's touches, as they came down
+        self.pressed = False  # the event pressed a panel button
+        self.moved_at = float("-inf")  # the turn or the screen changed at or after this
+        self.moved_key: tuple[Any, ...] = ()
+        self.carry: Finger | None | str = SKIP  # whose touch the next records follow
+        self.started = 0.0
+        self.event_mark = Mark(0, None, None, "")
+        self.visited: set[str] = set()  # the screens drawn during the event
         self.stickers: dict[str, list[str]] = {}  # the monkey's stickers, by box
         self.cards: dict[tuple[str, str], str] = {}  # (box, card) -> its sticker
         self._window_due: str | None = None  # an event whose window is checked when drawn
@@ -497,6 +624,7 @@ class Monkey:
         from companion.ui.harness import Harness
 
         self.harness = Harness(self.db, load_config(self.config_path))
+        self.harness.window.fbind("on_draw", self.watch.look)
         app = self.harness.app
         # the PIN pad's lock-out on the monkey's clock
         app.pin_lockout = Lockout.beside(self.db, clock=Clock.get_time)
@@ -514,6 +642,7 @@ class Monkey:
             for w in list(self.harness.window.children):
                 if isinstance(w, ModalView):
                     w.dismiss(animation=False)
+            self.harness.window.funbind("on_draw", self.watch.look)
             self.harness.close()
             self.harness = None
 
@@ -543,6 +672,7 @@ class Monkey:
     def _event(self) -> None:
         try:
             before = self.table()
+            self.event_mark = self.mark()
             kind = self.kind = self._choose()
         except Exception:  # noqa: BLE001 - a fault of the app: told, and the app restarted
             self._violation(TRACEBACK, "reading the table raised", traceback.format_exc(), fault())
@@ -550,7 +680,10 @@ class Monkey:
             return
         self.target = ""
         self.pair = None
-        self.retap_settled = False
+        self.fingers = []
+        self.pressed = False
+        self.started = Clock.time()
+        self.visited = set()
         try:
             note, intent = self._act(kind)
             # the window is checked as it is drawn next: a hasty event leaves the layout of
@@ -584,6 +717,8 @@ class Monkey:
             return self._new_game(), None
         if kind == "end_game":
             return self._end_game(), None
+        if kind == "tschak_step":
+            return self._tschak_step(), None
         if kind == "settings":
             return self._settings(), None
         if kind == "restart":
@@ -635,12 +770,10 @@ class Monkey:
         # a quick double tap, or a "did it take?" tap up to a second and a half later
         gap = self.rng.uniform(0.03, 1.5)
         self.advance(gap)
-        # a second or more after the first tap changed what lies under the finger, that
-        # has settled (the monkey's own reckoning of the rule, not the app's): the second
-        # tap is then a tap of its own
-        self.retap_settled = gap >= SETTLE
         self.touch(aim.x, aim.y, aim.what)
         self.pair = (zero, one)
+        second = self.fingers[-1]
+        self.report.retaps.append((gap, second.settled, second.held))
         return f"double tap on {aim.what}, {gap * 1000:.0f} ms apart", aim
 
     def settled(self, w: Widget) -> bool:
@@ -674,6 +807,8 @@ class Monkey:
         long = self.game_events > self.game_length
         if self.move_on and long and table.kind and self.rng.random() < 0.2:
             return "end_game"
+        if self.move_on and table.kind == "tschak" and self.rng.random() < TSCHAK_STEP:
+            return "tschak_step"
         kinds = list(self.weights)
         return self.rng.choices(kinds, [self.weights[k] for k in kinds])[0]
 
@@ -688,6 +823,7 @@ class Monkey:
 
     def _drawn(self) -> None:
         """The window was drawn: what it shows is checked if an event changed it."""
+        self.visited.add(self._screen_name())
         if self._window_due is not None:
             note, self._window_due = self._window_due, None
             self._check_window(self.step, note)
@@ -698,17 +834,60 @@ class Monkey:
         fps = Clock._max_fps
         Clock._max_fps = WAIT_FPS if seconds > 0.3 else FPS
         try:
+            first = True  # what the pause begins on is drawn: the person sees it then
             while Clock.get_time() < end - 1e-6:
-                frame(draw=Clock.get_time() + 1 / Clock._max_fps >= end - 1e-6)
+                frame(draw=first or Clock.get_time() + 1 / Clock._max_fps >= end - 1e-6)
+                first = False
         finally:
             Clock._max_fps = fps
         self._drawn()
 
     def touch(self, x: float, y: float, what: str = "") -> None:
+        """A finger down and up at (x, y), noted as it came down (``Finger``): the control
+        the touch came to (a button in a scrolling list gets it as the finger lifts),
+        what the control meant, and since when."""
         self.target = what.split(" ")[0] if what else "a spot"
         finger = Touch(x, y)
-        finger.touch_down()
-        finger.touch_up()
+        asked: list[Widget] = []  # the controls the touch reached, in order
+        held: list[Widget] = []
+        real = RULE.holds
+
+        def holds(control: Widget, touch: Any) -> bool:
+            took = real(control, touch)
+            if touch is finger and control.collide_point(*touch.pos) and not control.disabled:
+                asked.append(control)
+                if took:
+                    held.append(control)
+            return took
+
+        before = self.mark()
+        at = Clock.time()
+        ages = {}  # each control's meaning and age as the finger came down
+        RULE.holds = holds  # type: ignore[method-assign]
+        try:
+            finger.touch_down()
+            ages = {id(w): self.watch.age(w) for w in asked}
+            finger.touch_up()
+        finally:
+            del RULE.holds
+        ages.update({id(w): self.watch.age(w) for w in asked if id(w) not in ages})
+        took = held[:1] or [w for w in asked if getattr(w, "last_touch", None) is finger][-1:]
+        if took:
+            meaning, age = ages[id(took[0])]
+            self.fingers.append(Finger(at, name_of(took[0]), meaning, age, bool(held), before))
+        else:
+            self.fingers.append(Finger(at, "", "", None, False, before))
+
+    def mark(self) -> Mark:
+        own = self.app.own()
+        ctl = own[1] if own is not None else self.app.controller
+        record = self.harness.store.read.execute("SELECT max(rowid) FROM log").fetchone()[0]
+        turn = None
+        if own is None and ctl.table is not None:
+            snap = ctl.snapshot() or {}
+            t = snap.get("turn")
+            turn = (t["number"], t["active"]) if isinstance(t, dict) else None
+        return Mark(int(record or 0), ctl.game_id, turn, str(ctl.phase))
 
     def glance(self) -> None:
         """A player looks before tapping: a few frames, and what can be tapped then."""
@@ -795,9 +974,19 @@ class Monkey:
 
         intent = Aim(0, 0, f"panel {button}", button, self._turn_number())
         self.target = f"panel {button}"
+        self.pressed = True
         zero = (self.table(), self.ui_state())
+        mark, at = self.mark(), Clock.time()
         Clock.schedule_once(lambda dt: work())
         self.frames(1)
+        moved = self._moves(mark, self.mark())
+        if moved and at - self.moved_at < SETTLE:  # the change came after moved_at
+            self._violation(
+                UNSETTLED,
+                f"panel {button}: {moved}, pressed {(at - self.moved_at) * 1000:.0f} ms "
+                "or less after the turn or the screen changed",
+                sign=f"panel {button}: a press within a second of a change acted",
+            )
         if not twice:
             return f"panel {button}", intent
         one = (self.table(), self.ui_state())
@@ -932,6 +1121,57 @@ class Monkey:
         self.game_events = 0
         return f"the table moves on: game {game} {what}"
 
+    def _tschak_step(self) -> str:
+        """The Tschak! table does what the step on screen asks (a tower's six cards, each
+        team, the last cards) as its reader would lay them, and then, mostly, taps the
+        step's button once it takes taps: the game reaches its verdicts and its end."""
+        own = self.app.own()
+        if own is None:
+            return "tschak step: no Tschak! game"
+        ctl = own[1]
+        phase = ctl.phase
+        laid = 0
+        if phase == "tower":
+            for which in ("monsters", "treasures"):
+                for floor in (1, 2, 3):
+                    choices = ctl.tower_choices(which)
+                    if ctl.slots[which][floor - 1] is None and choices:
+                        laid += bool(ctl.set_slot(which, floor, self.rng.choice(choices)))
+        elif phase in ("floor", "trophies"):
+            for player in ctl.game.players:
+                laid += self._tschak_team(ctl, player, phase)
+        else:
+            return f"tschak step: nothing to lay ({phase})"
+        self.frames(2)
+        screen = self.app.screens.current_screen
+        button = getattr(screen, "set_out_text", "") or getattr(screen, "resolve_text", "")
+        tapped = ""
+        if button and self.rng.random() < 0.7:
+            with contextlib.suppress(Missing):
+                self.tap_text(button)
+                tapped = f", then {button!r}"
+        return f"tschak step: {laid} cards laid ({phase}){tapped}"
+
+    def _tschak_team(self, ctl: Any, player: str, phase: str) -> int:
+        """A player's team (or last card) laid, card by card, from what their hand may
+        still hold; how many cards."""
+        laid = 0
+        if phase == "trophies":
+            if player in ctl.last_cards or ctl.known_last(player) is not None:
+                return 0
+            choices = ctl.hand_choices(player)
+            return int(bool(choices) and ctl.add_card(self.rng.choice(choices), player))
+        for _ in range(ctl.team_slots()):
+            team = ctl.teams.get(player, [])
+            if ctl.team_complete(team):
+                break
+            colours = {ctl.hero(c).colour for c in team}
+            choices = [c for c in ctl.hand_choices(player) if ctl.hero(c).colour not in colours]
+            if not choices or not ctl.add_card(self.rng.choice(choices), player):
+                break
+            laid += 1
+        return laid
+
     def _hurt(self) -> str:
         """A monster hits a player of the Clank! game on the table (as a table script's
         ``damage`` line): the games reach their end, the knock-outs and the scores."""
@@ -1060,15 +1300,90 @@ class Monkey:
 
     def _check(self, note: str, before: Table, intent: Aim | None) -> None:
         after = self.table()
-        self.report.screens[self.app.screens.current] += 1
-        if self.pair is None or not self.retap_settled:
+        self._cover()
+        own = self.pair is not None and bool(self.fingers) and self.fingers[-1].settled
+        if not own:
             # (a second tap that came after its control had settled is a tap of its own,
             # which may act as the control now says: End turn of the next player too)
             self._check_turn(note, before, after, intent)
         if self.pair is not None:
-            self._check_double(note, self.pair, after, own=self.retap_settled)
+            self._check_double(note, self.pair, after, own=own)
+        self._check_fingers(note)
+        self._check_moved()
         self._check_errors(note)
         self._check_fresh(note)
+
+    def _cover(self) -> None:
+        """The screens the event saw drawn (a macro passes through some) and the pop-ups
+        it left open, counted."""
+        self.visited.add(self._screen_name())
+        for screen in self.visited:
+            self.report.screens[screen] += 1
+        for popup in self.popups():
+            self.report.popups[type(popup).__name__] += 1
+
+    def _screen_name(self) -> str:
+        """The screen shown; a Tschak! verdict by what it is the verdict of."""
+        screen = str(self.app.screens.current)
+        own = self.app.own()
+        if screen == "tschak_verdict" and own is not None:
+            screen += f" ({own[1].phase})"
+        return screen
+
+    def _check_fingers(self, note: str) -> None:
+        """Each touch's own records: what the log gained, and how the turn or the phase
+        moved, from the moment it came down to the next one's (or the event's end), was
+        asked for by a control that had settled. What comes in a touch event before its
+        first touch belongs to the last touch of the event before (its effect may wait a
+        frame); during a pause, to none if none came before."""
+        carry, self.carry = self.carry, SKIP
+        if self.kind not in TOUCHES or self.pressed:
+            return  # the reader, a monster, the panel or a macro may move the game
+        now = self.mark()
+        marks = [f.before for f in self.fingers] + [now]
+        owners: list[Finger | None | str] = [carry, *self.fingers]
+        for finger, a, b in zip(owners, [self.event_mark, *marks[:-1]], marks, strict=True):
+            if finger is SKIP or (isinstance(finger, Finger) and finger.settled):
+                continue
+            moved = self._moves(a, b)
+            if not moved:
+                continue
+            who = finger.said() if isinstance(finger, Finger) else "no touch"
+            self._violation(
+                UNSETTLED,
+                f"{note}: {moved}, after {who}",
+                sign=f"{self.kind}: the game moved after "
+                + ("no touch" if finger is None else "a tap on a control not settled"),
+            )
+        self.carry = self.fingers[-1] if self.fingers else carry
+
+    def _moves(self, a: Mark, b: Mark) -> str:
+        """What changed of the game from ``a`` to ``b``, in words ("" for nothing)."""
+        if a.game != b.game:
+            return ""  # another game on the table (a macro's; a new game is its own check)
+        parts = []
+        if b.record != a.record:
+            rows = self.harness.store.read.execute(
+                "SELECT kind, CAST(body AS TEXT) FROM log WHERE rowid > ? AND rowid <= ? "
+                "ORDER BY rowid",
+                (a.record, b.record),
+            ).fetchall()
+            told = [told_record(kind, body) for kind, body in rows]
+            told = [t for t in told if t]
+            if told:
+                parts.append("recorded " + ", ".join(told))
+        if b.turn != a.turn:
+            parts.append(f"the turn moved ({a.turn} -> {b.turn})")
+        if b.phase != a.phase:
+            parts.append(f"the phase moved ({a.phase} -> {b.phase})")
+        return "; ".join(parts)
+
+    def _check_moved(self) -> None:
+        """Note when the turn or the screen last changed (at the latest, as the event
+        that changed it began): the panel's buttons wait a second after it."""
+        key = (self.app.screens.current, self.mark().turn)
+        if key != self.moved_key:
+            self.moved_key, self.moved_at = key, self.started
 
     def _check_turn(self, note: str, before: Table, after: Table, intent: Aim | None) -> None:
         if before.kind != "clank" or after.kind != "clank" or before.game != after.game:
@@ -1283,6 +1598,46 @@ def all_components() -> dict[str, list[Any]]:
     out["tschak"] = distinct(components("tschak", ("card",), ()))
     out["badge"] = [resolve("badge", None, c) for c in SEATS]
     return out
+
+
+def every_screen() -> list[str]:
+    """Every screen of the app and of each game kind's face, a Tschak! verdict by what it
+    is the verdict of (a floor's or the trophies')."""
+    from companion.kinds import editions
+    from companion.ui.app import SCREENS, face_of
+
+    names = list(SCREENS)
+    for edition in editions():
+        face = face_of(edition)
+        if face is None:
+            continue
+        verdicts = sorted(p for p, screen in face.phase_screens.items() if "verdict" in screen)
+        for name in face.screens:
+            if name in names or any(n.startswith(name + " (") for n in names):
+                continue
+            if verdicts and name.endswith("_verdict"):
+                names.extend(f"{name} ({p})" for p in verdicts)
+            else:
+                names.append(name)
+    return names
+
+
+def told_record(kind: str, body: str) -> str:
+    """A record of the log in a few words ("" for one no tap asks for: the client seed)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return kind
+    action = data.get("action") if isinstance(data, dict) else None
+    if kind != "action" or not isinstance(action, dict):
+        return kind
+    if action.get("do") == "seed":
+        return ""
+    words = [str(action.get("do", "?"))]
+    for key in ("player", "n", "card", "value"):
+        if key in action:
+            words.append(f"{key}={action[key]}")
+    return "'" + " ".join(words) + "'"
 
 
 def next_player(players: tuple[tuple[str, str], ...], active: str) -> str | None:

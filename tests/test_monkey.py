@@ -20,6 +20,7 @@ from tests.monkey import (
     STALE,
     TRACEBACK,
     TURN,
+    UNSETTLED,
     WEIGHTS,
     Monkey,
     Report,
@@ -267,3 +268,39 @@ def test_a_tap_on_a_spot_that_lands_on_undo_is_an_undo(tmp_path):
     report = monkey.run(1)
     assert report.events == 1 and turns == [1]  # the end of turn 1 taken back
     assert not report.violations, report.summary()
+
+
+def test_a_control_that_acts_before_it_settled_is_caught(tmp_path, monkeypatch):
+    """An app whose settle rule lets every touch through: a tap on what appeared or
+    changed a moment ago (a hasty tap, a re-tap) commits a move, and the monkey's own
+    oracle, which noted the control under the finger and since when it meant what it
+    meant, names it."""
+    from companion.ui.taps import SettleRule
+
+    monkeypatch.setattr(SettleRule, "settling", lambda self, control: False)
+    report = table_monkey(tmp_path, double=3, hasty=2, tap=1).run(60)
+    found = report.of(UNSETTLED)
+    assert found, report.summary()
+    assert "old)" in found[0].what or "never drawn" in found[0].what  # the control's age
+
+
+def test_a_panel_press_right_after_a_change_that_acts_is_caught(tmp_path, monkeypatch):
+    """The panel's buttons broken on purpose (no wait after a change of turn): a press
+    that comes within a second of End turn acts, and the monkey says so."""
+    from companion.ui.app import CompanionApp
+
+    monkeypatch.setattr(CompanionApp, "_note_move", lambda self: None)
+    report = table_monkey(tmp_path, prepare=playing(row=6), end_turn=2, press=3).run(40)
+    assert any("within a second" in v.sign for v in report.of(UNSETTLED)), report.summary()
+
+
+def test_the_report_tells_the_re_taps_and_the_screens_reached(tmp_path):
+    """The summary counts the re-taps by their gap and lists every screen of both games
+    with how often it was seen, and those never reached."""
+    report = table_monkey(tmp_path, double=1).run(12)
+    summary = report.summary()
+    assert len(report.retaps) == 12 and all(0.03 <= gap <= 1.5 for gap, *_ in report.retaps)
+    assert f"re-taps: {len(report.retaps)}" in summary
+    for screen in ("table", "tschak_floor", "tschak_verdict (verdict)", "tschak_final"):
+        assert screen in summary
+    assert "tschak_final" in report.never_reached() and "table" not in report.never_reached()

@@ -113,6 +113,23 @@ def end_turn(ui: Harness) -> Any:
     return ui.find(table.end_turn_text)
 
 
+def test_a_settled_button_answers_on_the_first_frame(ui):
+    """The settle costs a table that waits nothing: End turn, settled, ends the turn as
+    the finger lifts, and the next frame names the next player."""
+    clank_game(ui, 4, row=6)
+    button = end_turn(ui)
+    ui.settled(button)
+    x, y = button.to_window(*button.center)
+    turn = ui.app.controller.snapshot()["turn"]["number"]
+    with VirtualClock():
+        finger = Touch(x, y)
+        finger.touch_down()
+        finger.touch_up()
+        assert ui.app.controller.snapshot()["turn"]["number"] == turn + 1
+        frame()
+    assert end_turn(ui).text == "End Blue's turn"
+
+
 # ------------------------------------------------------------------ Clank!
 @pytest.mark.parametrize("players", [2, 4, 6])
 @pytest.mark.parametrize("gap", GAPS)

@@ -231,7 +231,7 @@ def test_no_tag_entries_are_no_scans(ui: Harness) -> None:
     ui.frames(2, seconds=INERT + 0.1)  # a short opening row asks first
     ui.tap("Yes, start the first turn")
     updates.wait("game")
-    ui.tap("End turn (red)")
+    ui.tap("End Red's turn")
     assert ui.snapshot is not None and ui.snapshot["refill"] == []
     drawer(ui, "No tag: dragon symbol")  # straight to the controller, nothing laid
     assert ui.snapshot["refill"] == ["Untagged card (dragon)"]  # at once: no worker

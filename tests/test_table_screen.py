@@ -167,15 +167,66 @@ def test_a_committed_refill_is_never_shown_as_still_open(tmp_path):
         ctl.new_game({"edition": "clank", "players": ["red", "blue"]})
         ctl.do({"do": "row", "cards": ["Tattle", "Sneak", "Search", "Pickaxe", "Lucky Coin"]})
         ui.frames(2)
-        ui.tap("End turn (red)")
+        ui.tap("End Red's turn")
         assert table_of(ui).refilling
         ctl.scan_component(resolve("card", "clank", "Tunnel Guide"))  # the row is full
         ui.frames(2)
         table = table_of(ui)
-        assert not table.refilling and table.end_turn_text == "End turn (blue)"
+        assert not table.refilling and table.end_turn_text == "End Blue's turn"
         with pytest.raises(LookupError):
             ui.find("No tag")  # hidden: no refill is open
         assert_live_is_fresh(ui, "after the refill")
+    finally:
+        ui.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "then"),
+    [
+        ("en", "End Red's turn", "End Yellow's turn"),
+        ("ru", "Конец хода: Красный", "Конец хода: Жёлтый"),
+    ],
+)
+def test_end_turn_names_the_player_whose_turn_it_ends_in_their_colour(
+    tmp_path, language, first, then
+):
+    """End turn says whose turn it ends and wears that player's colour, its words in the
+    colour's ink (4.5:1 at least, as tests/test_colours.py measures it); when the turn
+    passes it names the next player, and that new meaning is inert a moment."""
+    from collections import Counter
+
+    from companion.ui.colours import colour, text_colour
+    from tests.test_colours import contrast
+
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    try:
+        ctl = ui.app.controller
+        ctl.new_game({"edition": "clank", "players": ["red", "yellow"]})
+        names = [n for n, dragon in ctl.dungeon_cards() if not dragon][:6]
+        for name in names:  # a full opening row: End turn ends the turn at once
+            ctl.scan_component(resolve("card", "clank", name))
+        assert ctl.begin()
+        ui.frames(3)
+        table = table_of(ui)
+        for player, text in (("red", first), ("yellow", then)):
+            assert table.end_turn_text == text
+            button = ui.find(text)
+            assert button.meaning == text  # the player is part of what it means
+            assert tuple(button.background_color) == colour(player)
+            assert tuple(button.color) == text_colour(player)
+            assert contrast(button.background_color, button.color) >= 4.5, player
+            if player == "red":
+                assert RULE.settling(button)  # a screen just shown: inert a moment
+                ui.settled(button)
+                ui.frames(2)
+                # what a player sees: the button's most common colour is red's
+                common = Counter(ui.pixels(button)).most_common(1)[0][0]
+                want = tuple(round(c * 255) for c in colour(player)[:3])
+                assert all(abs(a - b) <= 2 for a, b in zip(common, want, strict=True))
+                ui.tap(button)
+                assert ctl.view().active == "yellow" and not table.refilling
+                assert ui.find(then) is button and RULE.settling(button)
     finally:
         ui.close()
 
@@ -498,7 +549,7 @@ def test_a_scan_draws_the_new_card_alone_and_no_tag_waits_in_its_place(tmp_path)
             assert w.width == pytest.approx(width), name  # an empty place, no widening
         xs = [after[name].x for name in ("Tattle", "Search", "Pickaxe")]
         assert xs == sorted(xs)  # in the row's order still
-        ui.tap("End turn (red)")
+        ui.tap("End Red's turn")
         assert table.refilling
         no_tag = ui.find("No tag")
         assert no_tag.parent is not None and no_tag.parent.parent is not None

@@ -170,7 +170,7 @@ def test_end_turn_naming_another_player_is_inert_a_moment_and_looks_it(ui, lasti
     bright = ui.pixels(button)
     assert sum(map(sum, bright)) > sum(map(sum, lit)) * 1.3  # inert, it looked darker
     ui.tap(button)  # now it ends the turn, as it says
-    assert turn(ui)[1] == "blue" and "blue" in button.text and button.settling
+    assert turn(ui)[1] == "blue" and button.text == "End Blue's turn" and button.settling
 
 
 def test_a_screen_just_shown_takes_no_tap_for_a_moment(ui, lasting):

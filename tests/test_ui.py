@@ -119,7 +119,7 @@ def test_set_up_and_fairness_then_clank_undo_and_a_refill(ui):
     assert ui.snapshot["clank_area"]["blue"] == 2
     ui.tap("Sneak")  # bought: it leaves the row
     assert ui.snapshot["row"] == ["Tattle", "Search"]
-    ui.tap("End turn (red)")
+    ui.tap("End Red's turn")
     assert ui.snapshot["refill"] == []
     drawer(ui, "Bracers of Agility")
     ui.tap("No tag")
@@ -163,7 +163,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     begin(ui)
     for _ in range(4):
         ui.on_panel("blue", "Clank! +3")
-    ui.tap("End turn (red)")
+    ui.tap("End Red's turn")
     ui.tap("No tag")
     ui.tap("No tag: dragon")  # the dragon-symbol card without a tag
     ui.tap(ui.app.screens.get_screen("table").end_turn_text)  # the refill ends here
@@ -249,7 +249,7 @@ def test_a_refill_from_the_scan_drawer_brings_the_dragon(ui):
     start(ui, "Red", "Yellow", "Green")
     begin(ui)
     ui.on_panel("red", "Clank! +1")
-    ui.tap("End turn (red)")
+    ui.tap("End Red's turn")
     drawer(ui, "Orc Grunt")
     ui.tap(ui.app.screens.get_screen("table").end_turn_text)  # the refill ends here
     view = ui.app.attack_view
@@ -273,7 +273,7 @@ def test_the_app_resumes_the_same_table_after_a_restart(tmp_path):
     assert again.app.controller.opening == [{"name": "Tattle", "uid": ""}]
     begin(again)
     again.on_panel("green", "Clank! +1")
-    again.tap("End turn (green)")
+    again.tap("End Green's turn")
     drawer(again, "Sneak")
     before = again.snapshot
     again.close()

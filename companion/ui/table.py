@@ -31,7 +31,7 @@ from kivy.utils import escape_markup
 from companion.catalog import UNTAGGED
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.cached import Cached
-from companion.ui.colours import colour, letter, text_colour
+from companion.ui.colours import LIGHT_INK, colour, letter, text_colour
 from companion.ui.drawn import DrawnText, DrawnWidget, Ink
 from companion.ui.layouts import Layout
 from companion.ui.odds import ending_text
@@ -40,6 +40,8 @@ from companion.ui.taps import Steady
 from companion.view import TableView
 
 WARNING = "[font=DejaVuSans]⚠[/font] "
+GO = (0.2, 0.5, 0.28, 1)  # End turn once the game is over (greyed out)
+REFILL = (0.65, 0.45, 0.1, 1)  # End turn while the row refills: amber
 
 
 class RageTrack(DrawnWidget):
@@ -182,6 +184,10 @@ class TableScreen(Layout, Screen):
     aim = ObjectProperty(None)  # the controller's moment the screen was drawn for
     pressed = ObjectProperty(None)  # the moment the last finger came down on
     end_turn_text = StringProperty("")
+    # End turn wears the colour of the player whose turn it ends, its words in that
+    # colour's ink (companion.ui.colours: 4.5:1 at least); amber while the row refills
+    end_turn_colour = ListProperty(list(GO))
+    end_turn_ink = ListProperty(list(LIGHT_INK))
     can_undo = BooleanProperty(False)
     refilling = BooleanProperty(False)
     game_over = BooleanProperty(False)
@@ -206,17 +212,27 @@ class TableScreen(Layout, Screen):
         self.last_text = view.last
         self.refilling = view.refilling
         self.game_over = view.game_over
-        active = player_name(view.active)
         if view.game_over:
             self.end_turn_text = _("Game over")
+            self.end_turn_colour, self.end_turn_ink = list(GO), list(LIGHT_INK)
         elif view.refilling:
             self.end_turn_text = ngettext(
                 "End the turn now ({n} unrevealed)",
                 "End the turn now ({n} unrevealed)",
                 view.refill_space,
             ).format(n=view.refill_space)
+            self.end_turn_colour, self.end_turn_ink = list(REFILL), list(LIGHT_INK)
         else:
-            self.end_turn_text = _("End turn ({player})").format(player=active)
+            # its words name the player: when the turn passes it means another move, and
+            # the settle rule keeps it inert a moment (companion.ui.taps)
+            # TRANSLATORS: the table's End turn button; {player} is the colour of the
+            # player whose turn it ends, capitalised ("Red"), any of the six colours; two
+            # short lines at most at 26sp in a 220dp wide button
+            self.end_turn_text = _("End {player}'s turn").format(
+                player=player_name(view.active, capital=True)
+            )
+            self.end_turn_colour = list(colour(view.active))
+            self.end_turn_ink = list(text_colour(view.active))
         self.can_undo = view.can_undo
         self.has_odds = view.phase == "playing" and any(p.odds for p in view.players)
 

@@ -160,8 +160,15 @@ class SettleRule:
         if self._wake is not None:
             self._wake.cancel()
             self._wake = None
-        if soonest is not None:
-            self._wake = Clock.schedule_once(lambda dt: self.look(), soonest + 0.01)
+        if soonest is not None:  # a frame then, drawn with them unveiled
+            self._wake = Clock.schedule_once(self._frame, soonest + 0.01)
+
+    def _frame(self, *args: Any) -> None:
+        """Ask for a frame: the rule looks as it is drawn (never between frames, where a
+        control built but not yet shown would be dated before anyone could see it)."""
+        self._wake = None
+        if self.window is not None:
+            self.window.canvas.ask_update()
 
     def _show(self, control: Widget, settling: bool) -> None:
         if isinstance(control, Steady):
@@ -218,13 +225,13 @@ class SettleRule:
 
     def restart(self, *controls: Widget) -> None:
         """``controls`` mean something new from now on (a verdict that just came, a
-        screen just shown)."""
+        screen just shown); those not drawn yet are new when they are."""
         now = self.now()
         for control in controls:
             seen = self._seen.get(_widget(control))
             if seen is not None:
                 seen[1] = now
-        self.look()
+        self._frame()
 
     def release(self, *controls: Widget) -> None:
         """The second of ``controls`` is over (a person who waited for them; tests)."""
