@@ -25,9 +25,23 @@ After every event it checks:
   came a second or more later (``SETTLE``: a tap of its own, on what had settled);
 - **stale screen**: the screen shows the texts and buttons that the same screen, built
   afresh and drawn from the same state, shows;
+- **not settled** (the monkey's own oracle): as each finger comes down it notes the
+  control the touch comes to, what that control means (its ``meaning``, else its
+  words) and since when it has meant it, as drawn (``Watch``: its own reckoning, not the
+  app's rule). Every record the log gains after a touch, and every move of the turn or
+  of the phase (Tschak!'s floors, verdicts, trophies and end), must follow a touch on a
+  control that had meant the same for a second (``SETTLE``); a pause gains nothing; a
+  press of the panel's End turn or Undo acts only a second after the turn or the screen
+  last changed;
 - **traceback**: nothing raised, and nothing was logged as an error;
 - **off screen**: no visible widget or drawn text sticks out of the 800x480 window (a
   scrolling list's contents are clipped by it).
+
+A Tschak! table now and then lays what its step asks for (a tower's six cards, the
+teams, the last cards) as its reader would, and taps the step's button: its games reach
+their verdicts and their end. The summary counts the re-taps (the second taps of the
+double taps) by their gap, and lists every screen of both games with how often an event
+saw it, and those it never reached.
 
 Everything runs on a clock of its own (Kivy's clock advanced frame by frame, the touches
 stamped with it) and the dragon's server seeds come from the monkey's seed: the same seed
@@ -106,7 +120,7 @@ KINDS = (TURN, DOUBLE, DOUBLE_PRESS, UNSETTLED, STALE, TRACEBACK, OFF_SCREEN)
 # events that commit nothing of themselves: any record or move of the game during one
 # comes from one of its touches (the reader, a monster, the panel and the macros do)
 TOUCHES = ("tap", "hasty", "double", "point", "undo", "end_turn", "wait", "type")
-TSCHAK_STEP = 0.08  # how often the Tschak! table lays what its step asks for, of its events
+TSCHAK_STEP = 0.25  # how often the Tschak! table lays what its step asks for, of its events
 SKIP = "skip"  # records that follow no touch of the monkey's (a scan's, a macro's)
 GAPS = (0.4, 0.7, 1.0, 1.5)  # the re-taps told by their gap: up to 0.4 s, 0.7 s...
 
@@ -114,7 +128,7 @@ GAPS = (0.4, 0.7, 1.0, 1.5)  # the re-taps told by their gap: up to 0.4 s, 0.7 s
 WEIGHTS = {
     "tap": 40,
     "hasty": 10,
-    "double": 12,
+    "double": 15,
     "scan": 16,
     "undo": 4,
     "end_turn": 6,
@@ -802,12 +816,13 @@ class Monkey:
         table = self.table()
         if table.game is not None and table.kind:
             self.game_events += 1
-        if self.move_on and screen == "newgame" and not popup and self.rng.random() < 0.5:
+        if self.move_on and screen == "newgame" and not popup and self.rng.random() < 0.35:
             return "new_game"
         long = self.game_events > self.game_length
         if self.move_on and long and table.kind and self.rng.random() < 0.2:
             return "end_game"
-        if self.move_on and table.kind == "tschak" and self.rng.random() < TSCHAK_STEP:
+        tschak = table.kind == "tschak" or self.app.own() is not None  # its set-up too
+        if self.move_on and tschak and self.rng.random() < TSCHAK_STEP:
             return "tschak_step"
         kinds = list(self.weights)
         return self.rng.choices(kinds, [self.weights[k] for k in kinds])[0]
@@ -1084,8 +1099,9 @@ class Monkey:
             button = next(b for b in screen.ids.colours.children if b.colour_name == colour)
             self.tap(button)
         self.tap_text(_("Start game"))
-        if edition == "tschak" and self.app.screens.current == "tschak_setup":
-            self.tap_text(_("Start the game"))
+        on_setup = self.app.screens.current == "tschak_setup"
+        if edition == "tschak" and on_setup and self.rng.random() < 0.7:
+            self.tap_text(_("Start the game"))  # else its settings are played first
         self.report.games[f"{edition} {len(players)} {language}"] += 1
         self.game_events = 0
         self.game_length = self.rng.randint(60, 400)
@@ -1106,6 +1122,11 @@ class Monkey:
         elif ctl.phase in ("scoring", "over"):
             ctl.close_game()
             what = "closed"
+        elif own is not None and self.rng.random() < 0.6:
+            what = self._tschak_to_the_end(ctl)
+            self.app.show_screen(self.app.home_screen())
+            self.game_events = 0  # its end is played a while on screen
+            return f"the table moves on: game {game} {what}"
         elif own is None and ctl.phase == "playing" and self.rng.random() < 0.5:
             snap = ctl.snapshot()
             for name, p in snap["players"].items():
@@ -1125,9 +1146,12 @@ class Monkey:
         """The Tschak! table does what the step on screen asks (a tower's six cards, each
         team, the last cards) as its reader would lay them, and then, mostly, taps the
         step's button once it takes taps: the game reaches its verdicts and its end."""
+        from companion.i18n import _
+
         own = self.app.own()
         if own is None:
             return "tschak step: no Tschak! game"
+        self.close_popups()  # a person puts a question or a picker away first
         ctl = own[1]
         phase = ctl.phase
         laid = 0
@@ -1140,11 +1164,16 @@ class Monkey:
         elif phase in ("floor", "trophies"):
             for player in ctl.game.players:
                 laid += self._tschak_team(ctl, player, phase)
-        else:
+        elif phase not in ("setup", "verdict", "trophy_verdict"):
             return f"tschak step: nothing to lay ({phase})"
         self.frames(2)
         screen = self.app.screens.current_screen
-        button = getattr(screen, "set_out_text", "") or getattr(screen, "resolve_text", "")
+        button = {
+            "setup": _("Start the game"),
+            "tower": getattr(screen, "set_out_text", ""),
+            "floor": getattr(screen, "resolve_text", ""),
+            "trophies": getattr(screen, "resolve_text", ""),
+        }.get(phase) or getattr(screen, "continue_text", "")
         tapped = ""
         if button and self.rng.random() < 0.7:
             with contextlib.suppress(Missing):
@@ -1152,15 +1181,51 @@ class Monkey:
                 tapped = f", then {button!r}"
         return f"tschak step: {laid} cards laid ({phase}){tapped}"
 
+    def _tschak_to_the_end(self, ctl: Any) -> str:
+        """The Tschak! game played on to its end as the table lays it (the steps laid as
+        ``_tschak_step`` lays them, each committed, each verdict read)."""
+        for _ in range(80):  # four towers of five steps, with room for a refusal
+            phase = ctl.phase
+            if phase == "over":
+                return "played to its end"
+            if phase in ("verdict", "trophy_verdict"):
+                ctl.go_on()
+            elif phase == "tower":
+                for which in ("monsters", "treasures"):
+                    for floor in (1, 2, 3):
+                        choices = ctl.tower_choices(which)
+                        if ctl.slots[which][floor - 1] is None and choices:
+                            ctl.set_slot(which, floor, self.rng.choice(choices))
+                ctl.set_out_tower()
+            elif phase in ("floor", "trophies"):
+                for player in ctl.game.players:
+                    self._tschak_team(ctl, player, phase)
+                if phase == "floor":
+                    ctl.resolve_floor()
+                else:
+                    ctl.resolve_trophies()
+                while ctl.question is not None:  # a tie the rules leave open: seat order
+                    left = [p for p in ctl.question["tied"] if p not in ctl.question["order"]]
+                    if not left or not ctl.answer_tie(left[0]):
+                        break
+        return f"played on, stopped at {ctl.phase}"
+
     def _tschak_team(self, ctl: Any, player: str, phase: str) -> int:
         """A player's team (or last card) laid, card by card, from what their hand may
         still hold; how many cards."""
+        from companion.tschak import TschakError
+
         laid = 0
-        if phase == "trophies":
+        if phase == "trophies":  # the card the hand has left: what makes it whole
             if player in ctl.last_cards or ctl.known_last(player) is not None:
                 return 0
             choices = ctl.hand_choices(player)
-            return int(bool(choices) and ctl.add_card(self.rng.choice(choices), player))
+            self.rng.shuffle(choices)
+            for card in choices:
+                with contextlib.suppress(TschakError):
+                    ctl.game._check_hands({player: [ctl.hero(card)]}, complete=True)
+                    return int(ctl.add_card(card, player))
+            return 0
         for _ in range(ctl.team_slots()):
             team = ctl.teams.get(player, [])
             if ctl.team_complete(team):
