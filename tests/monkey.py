@@ -637,8 +637,9 @@ class Monkey:
         from companion.pin import Lockout
         from companion.ui.harness import Harness
 
+        EventLoop.ensure_window()  # the oracle sees every frame, the app's first ones too
+        EventLoop.window.fbind("on_draw", self.watch.look)
         self.harness = Harness(self.db, load_config(self.config_path))
-        self.harness.window.fbind("on_draw", self.watch.look)
         app = self.harness.app
         # the PIN pad's lock-out on the monkey's clock
         app.pin_lockout = Lockout.beside(self.db, clock=Clock.get_time)

@@ -116,6 +116,7 @@ class SettleRule:
         if self.window is not None:
             self.window.funbind("on_draw", self.look)
         self.window = window
+        self._places = {}  # an app started afresh: nothing it shows lay there before
         window.fbind("on_draw", self.look)
 
     def detach(self) -> None:
