@@ -1816,7 +1816,10 @@ def main(argv: list[str] | None = None) -> int:
         monkey = Monkey(
             args.seed,
             Path(folder),
-            tell=(lambda line: print(line, flush=True)) if verbose else None,
+            # a violation is told as it is found (a long run's first one, at once)
+            tell=lambda line: (
+                print(line, flush=True) if verbose or line.startswith("seed ") else None
+            ),
             quiet_before=args.start,
             progress=lambda done, bad: print(
                 f"{done} of {args.start + args.events} events, {bad} violations",
@@ -1826,10 +1829,6 @@ def main(argv: list[str] | None = None) -> int:
         )
         report = monkey.run(args.start + args.events)
     report.events -= args.start
-    if not verbose:
-        for v in report.violations:
-            if not v.again:  # a screen still stale as at the step before: counted, not told
-                print(v, flush=True)
     print(report.summary())
     if report.violations:
         print(f"replay one: {report.violations[0].replay}")
