@@ -1409,7 +1409,10 @@ class Monkey:
         marks = [f.before for f in self.fingers] + [now]
         owners: list[Finger | None | str] = [carry, *self.fingers]
         for finger, a, b in zip(owners, [self.event_mark, *marks[:-1]], marks, strict=True):
-            if finger is SKIP or (isinstance(finger, Finger) and finger.settled):
+            if finger is SKIP:
+                continue
+            if isinstance(finger, Finger) and finger.settled:
+                self._check_meant(note, finger, a, b)
                 continue
             moved = self._moves(a, b)
             if not moved:
@@ -1423,21 +1426,38 @@ class Monkey:
             )
         self.carry = self.fingers[-1] if self.fingers else carry
 
+    def _check_meant(self, note: str, finger: Finger, a: Mark, b: Mark) -> None:
+        """A settled Undo (its meaning: "undo" and the move it takes back) records
+        nothing but an undo: not another player's move, not a second action."""
+        if not finger.meaning.startswith("undo ") or a.game != b.game:
+            return
+        done = [do for do in self._records(a, b) if do]
+        if any(not do.startswith("'undo") for do in done) or len(done) > 1:
+            self._violation(
+                UNSETTLED,
+                f"{note}: {finger.said()} recorded {', '.join(done)}",
+                sign=f"{self.kind}: an Undo recorded something else",
+            )
+
+    def _records(self, a: Mark, b: Mark) -> list[str]:
+        """The records the log gained from ``a`` to ``b``, each in a few words."""
+        if b.record == a.record:
+            return []
+        rows = self.harness.store.read.execute(
+            "SELECT kind, CAST(body AS TEXT) FROM log WHERE rowid > ? AND rowid <= ? "
+            "ORDER BY rowid",
+            (a.record, b.record),
+        ).fetchall()
+        return [told for told in (told_record(kind, body) for kind, body in rows) if told]
+
     def _moves(self, a: Mark, b: Mark) -> str:
         """What changed of the game from ``a`` to ``b``, in words ("" for nothing)."""
         if a.game != b.game:
             return ""  # another game on the table (a macro's; a new game is its own check)
         parts = []
-        if b.record != a.record:
-            rows = self.harness.store.read.execute(
-                "SELECT kind, CAST(body AS TEXT) FROM log WHERE rowid > ? AND rowid <= ? "
-                "ORDER BY rowid",
-                (a.record, b.record),
-            ).fetchall()
-            told = [told_record(kind, body) for kind, body in rows]
-            told = [t for t in told if t]
-            if told:
-                parts.append("recorded " + ", ".join(told))
+        told = self._records(a, b)
+        if told:
+            parts.append("recorded " + ", ".join(told))
         if b.turn != a.turn:
             parts.append(f"the turn moved ({a.turn} -> {b.turn})")
         if b.phase != a.phase:

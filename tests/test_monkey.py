@@ -304,3 +304,18 @@ def test_the_report_tells_the_re_taps_and_the_screens_reached(tmp_path):
     for screen in ("table", "tschak_floor", "tschak_verdict (verdict)", "tschak_final"):
         assert screen in summary
     assert "tschak_final" in report.never_reached() and "table" not in report.never_reached()
+
+
+def test_an_undo_that_records_another_move_is_caught(tmp_path, monkeypatch):
+    """Undo broken on purpose: it records a clank for the player on turn instead of
+    taking the last move back. The tap had settled, yet its record is not what Undo
+    means, and the monkey says so."""
+    from companion.controller import Controller
+
+    def wrong(self) -> bool:
+        active = self.snapshot()["turn"]["active"]
+        return bool(self.do({"do": "clank", "player": active, "n": 1}))
+
+    monkeypatch.setattr(Controller, "undo", wrong)
+    report = table_monkey(tmp_path, prepare=playing(row=6), undo=1).run(8)
+    assert any("Undo recorded" in v.sign for v in report.of(UNSETTLED)), report.summary()
