@@ -141,9 +141,10 @@ def test_end_turn_with_a_full_row_ends_one_turn(ui, players, gap):
     assert second == first  # the next player's turn did not end too
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
 @pytest.mark.parametrize("gap", GAPS)
-def test_end_turn_with_a_short_row_leaves_the_refill_open(ui, gap):
-    clank_game(ui, 2, row=0)
+def test_end_turn_with_a_short_row_leaves_the_refill_open(ui, players, gap):
+    clank_game(ui, players, row=0)
     state = clank_state(ui)
     first, second = retap(ui, end_turn(ui), gap, state)
     assert ui.app.controller.refill is not None  # "End the turn now (N unrevealed)" lies there
@@ -160,9 +161,10 @@ def test_a_players_panel_opens_their_actions_and_commits_none(ui, players, gap):
         opened_and_nothing_done(ui, panel, gap, state)
 
 
+@pytest.mark.parametrize("players", [2, 3])  # the tables that remove one (base game)
 @pytest.mark.parametrize("gap", GAPS)
-def test_the_artifact_removed_at_set_up_is_picked_not_tapped(ui, gap):
-    clank_game(ui, 2)
+def test_the_artifact_removed_at_set_up_is_picked_not_tapped(ui, players, gap):
+    clank_game(ui, players)
     state = clank_state(ui)
     ui.tap("Menu")
     first, second = retap(ui, "Artifact removed at set-up", gap, state)
