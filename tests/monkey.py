@@ -560,6 +560,7 @@ class Monkey:
         self.target = ""  # the class of the widget it tapped
         self.pair: tuple[tuple[Table, Any], tuple[Table, Any]] | None = None  # a double one
         self.watch = Watch()  # since when each control has meant what it means
+        self.tapped: Counter[tuple[str, str]] = Counter()  # (screen, control) -> taps
         self.fingers: list[Finger] = []  # the event's touches, as they came down
         self.pressed = False  # the event pressed a panel button
         self.moved_at = float("-inf")  # the turn or the screen changed at or after this
@@ -734,6 +735,8 @@ class Monkey:
             return self._end_game(), None
         if kind == "tschak_step":
             return self._tschak_step(), None
+        if kind == "browse":
+            return self._browse(), None
         if kind == "settings":
             return self._settings(), None
         if kind == "restart":
@@ -817,8 +820,12 @@ class Monkey:
         table = self.table()
         if table.game is not None and table.kind:
             self.game_events += 1
-        if self.move_on and screen == "newgame" and not popup and self.rng.random() < 0.35:
-            return "new_game"
+        if self.move_on and screen == "newgame" and not popup:
+            roll = self.rng.random()
+            if roll < 0.35:
+                return "new_game"
+            if roll < 0.42:
+                return "browse"
         long = self.game_events > self.game_length
         if self.move_on and long and table.kind and self.rng.random() < 0.2:
             return "end_game"
@@ -939,7 +946,14 @@ class Monkey:
         wanted = [a for a in self.aims if a.intent == kind] if kind in ("undo", "end_turn") else []
         if kind in ("undo", "end_turn") and not wanted:
             return None
-        aim = self.rng.choice(wanted or self.aims)
+        if wanted:
+            aim = self.rng.choice(wanted)
+        else:  # what this screen's finger has tapped least comes first (the way on to a
+            # screen seldom seen: the charts of all games behind the past games)
+            screen = self.app.screens.current
+            weights = [1 / (1 + self.tapped[(screen, a.what)]) for a in self.aims]
+            aim = self.rng.choices(self.aims, weights)[0]
+            self.tapped[(screen, aim.what)] += 1
         # a target of a scrolling list outside its view: the finger scrolls to it first
         widget = aim.widget
         sv = scroller(widget) if widget is not None else None
@@ -1142,6 +1156,17 @@ class Monkey:
         self.app.show_screen(self.app.home_screen())
         self.game_events = 0
         return f"the table moves on: game {game} {what}"
+
+    def _browse(self) -> str:
+        """Between games the table looks back: the past games, and now and then the
+        charts of all games."""
+        from companion.i18n import _
+
+        self.tap_text(_("Past games"))
+        if self.rng.random() < 0.5:
+            self.tap_text(_("All games: fair draw, wins"))
+            return "browse: the charts of all games"
+        return "browse: the past games"
 
     def _tschak_step(self) -> str:
         """The Tschak! table does what the step on screen asks (a tower's six cards, each
