@@ -278,7 +278,7 @@ def test_a_control_that_acts_before_it_settled_is_caught(tmp_path, monkeypatch):
     from companion.ui.taps import SettleRule
 
     monkeypatch.setattr(SettleRule, "settling", lambda self, control: False)
-    report = table_monkey(tmp_path, double=3, hasty=2, tap=1).run(60)
+    report = table_monkey(tmp_path, double=3, hasty=2, tap=1).run(30)
     found = report.of(UNSETTLED)
     assert found, report.summary()
     assert "old)" in found[0].what or "never drawn" in found[0].what  # the control's age
@@ -290,7 +290,7 @@ def test_a_panel_press_right_after_a_change_that_acts_is_caught(tmp_path, monkey
     from companion.ui.app import CompanionApp
 
     monkeypatch.setattr(CompanionApp, "_note_move", lambda self: None)
-    report = table_monkey(tmp_path, prepare=playing(row=6), end_turn=2, press=3).run(40)
+    report = table_monkey(tmp_path, prepare=playing(row=6), end_turn=2, press=3).run(20)
     assert any("within a second" in v.sign for v in report.of(UNSETTLED)), report.summary()
 
 
