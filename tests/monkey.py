@@ -30,9 +30,10 @@ After every event it checks:
   words) and since when it has meant it, as drawn (``Watch``: its own reckoning, not the
   app's rule). Every record the log gains after a touch, and every move of the turn or
   of the phase (Tschak!'s floors, verdicts, trophies and end), must follow a touch on a
-  control that had meant the same for a second (``SETTLE``); a pause gains nothing; a
-  press of the panel's End turn or Undo acts only a second after the turn or the screen
-  last changed;
+  control that had meant the same for a second (``SETTLE``), what a pause gains
+  included (it follows the touch before it); a settled Undo records an undo and
+  nothing else; a press of the panel's End turn or Undo acts only a second after the
+  turn or the screen last changed;
 - **traceback**: nothing raised, and nothing was logged as an error;
 - **off screen**: no visible widget or drawn text sticks out of the 800x480 window (a
   scrolling list's contents are clipped by it).
@@ -565,7 +566,7 @@ class Monkey:
         self.pressed = False  # the event pressed a panel button
         self.moved_at = float("-inf")  # the turn or the screen changed at or after this
         self.moved_key: tuple[Any, ...] = ()
-        self.carry: Finger | None | str = SKIP  # whose touch the next records follow
+        self.carry: Finger | str = SKIP  # whose touch the next records follow
         self.started = 0.0
         self.event_mark = Mark(0, None, None, "")
         self.visited: set[str] = set()  # the screens drawn during the event
@@ -905,11 +906,7 @@ class Monkey:
         own = self.app.own()
         ctl = own[1] if own is not None else self.app.controller
         record = self.harness.store.read.execute("SELECT max(rowid) FROM log").fetchone()[0]
-        turn = None
-        if own is None and ctl.table is not None:
-            snap = ctl.snapshot() or {}
-            t = snap.get("turn")
-            turn = (t["number"], t["active"]) if isinstance(t, dict) else None
+        turn = turn_of(ctl.snapshot()) if own is None and ctl.table is not None else None
         return Mark(int(record or 0), ctl.game_id, turn, str(ctl.phase))
 
     def glance(self) -> None:
@@ -1182,11 +1179,7 @@ class Monkey:
         phase = ctl.phase
         laid = 0
         if phase == "tower":
-            for which in ("monsters", "treasures"):
-                for floor in (1, 2, 3):
-                    choices = ctl.tower_choices(which)
-                    if ctl.slots[which][floor - 1] is None and choices:
-                        laid += bool(ctl.set_slot(which, floor, self.rng.choice(choices)))
+            laid = self._tschak_tower(ctl)
         elif phase in ("floor", "trophies"):
             for player in ctl.game.players:
                 laid += self._tschak_team(ctl, player, phase)
@@ -1217,11 +1210,7 @@ class Monkey:
             if phase in ("verdict", "trophy_verdict"):
                 ctl.go_on()
             elif phase == "tower":
-                for which in ("monsters", "treasures"):
-                    for floor in (1, 2, 3):
-                        choices = ctl.tower_choices(which)
-                        if ctl.slots[which][floor - 1] is None and choices:
-                            ctl.set_slot(which, floor, self.rng.choice(choices))
+                self._tschak_tower(ctl)
                 ctl.set_out_tower()
             elif phase in ("floor", "trophies"):
                 for player in ctl.game.players:
@@ -1235,6 +1224,16 @@ class Monkey:
                     if not left or not ctl.answer_tie(left[0]):
                         break
         return f"played on, stopped at {ctl.phase}"
+
+    def _tschak_tower(self, ctl: Any) -> int:
+        """Each empty slot of the tower filled with a card the box still has; how many."""
+        laid = 0
+        for which in ("monsters", "treasures"):
+            for floor in (1, 2, 3):
+                choices = ctl.tower_choices(which)
+                if ctl.slots[which][floor - 1] is None and choices:
+                    laid += bool(ctl.set_slot(which, floor, self.rng.choice(choices)))
+        return laid
 
     def _tschak_team(self, ctl: Any, player: str, phase: str) -> int:
         """A player's team (or last card) laid, card by card, from what their hand may
@@ -1341,8 +1340,7 @@ class Monkey:
         if ctl.table is None:
             return Table("", None, str(ctl.phase), None, False, "", actions)
         snap = ctl.snapshot() or {}
-        turn = snap.get("turn")
-        number = (turn["number"], turn["active"]) if isinstance(turn, dict) else None
+        number = turn_of(snap)
         players = snap.get("players") if kind == "clank" else None
         statuses = tuple((n, p["status"]) for n, p in players.items()) if players else ()
         work = json.dumps(self.harness.store.in_progress(game), sort_keys=True) if game else ""
@@ -1426,29 +1424,27 @@ class Monkey:
         moved, from the moment it came down to the next one's (or the event's end), was
         asked for by a control that had settled. What comes in a touch event before its
         first touch belongs to the last touch of the event before (its effect may wait a
-        frame); during a pause, to none if none came before."""
+        frame), and so does what a pause gains; what follows a scan, a press or a macro
+        is theirs (SKIP)."""
         carry, self.carry = self.carry, SKIP
         if self.kind not in TOUCHES or self.pressed:
             return  # the reader, a monster, the panel or a macro may move the game
         now = self.mark()
         marks = [f.before for f in self.fingers] + [now]
-        owners: list[Finger | None | str] = [carry, *self.fingers]
+        owners: list[Finger | str] = [carry, *self.fingers]
         for finger, a, b in zip(owners, [self.event_mark, *marks[:-1]], marks, strict=True):
-            if finger is SKIP:
-                continue
-            if isinstance(finger, Finger) and finger.settled:
+            if not isinstance(finger, Finger):
+                continue  # SKIP
+            if finger.settled:
                 self._check_meant(note, finger, a, b)
                 continue
             moved = self._moves(a, b)
-            if not moved:
-                continue
-            who = finger.said() if isinstance(finger, Finger) else "no touch"
-            self._violation(
-                UNSETTLED,
-                f"{note}: {moved}, after {who}",
-                sign=f"{self.kind}: the game moved after "
-                + ("no touch" if finger is None else "a tap on a control not settled"),
-            )
+            if moved:
+                self._violation(
+                    UNSETTLED,
+                    f"{note}: {moved}, after {finger.said()}",
+                    sign=f"{self.kind}: the game moved after a tap on a control not settled",
+                )
         self.carry = self.fingers[-1] if self.fingers else carry
 
     def _check_meant(self, note: str, finger: Finger, a: Mark, b: Mark) -> None:
@@ -1709,6 +1705,12 @@ def all_components() -> dict[str, list[Any]]:
     out["tschak"] = distinct(components("tschak", ("card",), ()))
     out["badge"] = [resolve("badge", None, c) for c in SEATS]
     return out
+
+
+def turn_of(snap: dict[str, Any] | None) -> tuple[int, str] | None:
+    """A game's turn in its snapshot: its number and who plays it (None: no turns)."""
+    turn = (snap or {}).get("turn")
+    return (turn["number"], turn["active"]) if isinstance(turn, dict) else None
 
 
 def every_screen() -> list[str]:

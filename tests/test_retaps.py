@@ -113,6 +113,13 @@ def end_turn(ui: Harness) -> Any:
     return ui.find(table.end_turn_text)
 
 
+def end_turn_retap(ui: Harness, players: int, gap: float, *, row: int) -> tuple[Any, Any]:
+    """A Clank! game of ``players`` with ``row`` cards in its opening row: End turn
+    re-tapped ``gap`` seconds later (see retap)."""
+    clank_game(ui, players, row=row)
+    return retap(ui, end_turn(ui), gap, clank_state(ui))
+
+
 def test_a_settled_button_answers_on_the_first_frame(ui):
     """The settle costs a table that waits nothing: End turn, settled, ends the turn as
     the finger lifts, and the next frame names the next player."""
@@ -134,9 +141,7 @@ def test_a_settled_button_answers_on_the_first_frame(ui):
 @pytest.mark.parametrize("players", [2, 4, 6])
 @pytest.mark.parametrize("gap", GAPS)
 def test_end_turn_with_a_full_row_ends_one_turn(ui, players, gap):
-    clank_game(ui, players, row=6)
-    state = clank_state(ui)
-    first, second = retap(ui, end_turn(ui), gap, state)
+    first, second = end_turn_retap(ui, players, gap, row=6)
     assert first[0]["turn"]["active"] == COLOURS[1]  # red's turn ended
     assert second == first  # the next player's turn did not end too
 
@@ -144,9 +149,7 @@ def test_end_turn_with_a_full_row_ends_one_turn(ui, players, gap):
 @pytest.mark.parametrize("players", [2, 4, 6])
 @pytest.mark.parametrize("gap", GAPS)
 def test_end_turn_with_a_short_row_leaves_the_refill_open(ui, players, gap):
-    clank_game(ui, players, row=0)
-    state = clank_state(ui)
-    first, second = retap(ui, end_turn(ui), gap, state)
+    first, second = end_turn_retap(ui, players, gap, row=0)
     assert ui.app.controller.refill is not None  # "End the turn now (N unrevealed)" lies there
     assert second == first  # the turn did not end unrefilled
 

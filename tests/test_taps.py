@@ -23,7 +23,7 @@ from kivy.tests.common import UnitTestTouch  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens.popups import Picker  # noqa: E402
-from companion.ui.taps import SAME_TAP, SETTLE, SameTap, Steady  # noqa: E402
+from companion.ui.taps import RULE, SAME_TAP, SETTLE, SameTap, Steady  # noqa: E402
 from tests.helpers import companion_draws_seed, popup  # noqa: E402
 
 SEED = "7a95" * 16
@@ -50,7 +50,7 @@ def lasting(monkeypatch):
 
 
 def calm(widget: Steady) -> None:
-    widget._settled()
+    RULE.release(widget)
 
 
 def playing(ui: Harness, *players: str) -> None:

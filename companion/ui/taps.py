@@ -283,9 +283,6 @@ class Steady(Widget):
         """Inert for SETTLE seconds from now (a verdict that just came under it)."""
         RULE.restart(self)
 
-    def _settled(self, *args: Any) -> None:
-        RULE.release(self)
-
 
 def settle(widget: Widget) -> None:
     """Every control of ``widget`` (a screen just shown) inert a moment: what lay under
