@@ -11,6 +11,7 @@ With CLANK_SCREENSHOTS=<folder> every step is saved there as tschak-<lang>-<nn>-
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ KivyConfig.set("graphics", "height", "480")
 from kivy.uix.label import Label  # noqa: E402
 
 from companion.config import AppConfig, Config  # noqa: E402
-from companion.i18n import _, pgettext, player_name  # noqa: E402
+from companion.i18n import _, ngettext, pgettext, player_name  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens.popups import INERT  # noqa: E402
@@ -484,6 +485,22 @@ def test_the_end_of_a_game_at_two_and_four_teams(tmp_path, harnesses, language):
         assert ui.app.screens.current == "tschak_final"
         final = ui.app.screens.get_screen("tschak_final")
         assert len(final.ids.piles.children) == len(players)
+        if len(players) == 4:
+            # a player scans another's cards into their piles, many of them: the panel
+            # names a few, counts the rest and stays whole on the screen
+            snap = tschak.snapshot()["players"]
+            theirs = [*snap["red"]["monsters"], *snap["red"]["treasures"]]
+            ui.tap(next(p for p in final.ids.piles.children if p.player == "green"))
+            for card in theirs:
+                assert tschak.scan_card(card), card
+            ui.frames(2)
+            green = next(p for p in final.ids.piles.children if p.player == "green")
+            held = Counter([*snap["green"]["monsters"], *snap["green"]["treasures"]])
+            wrong = sum((Counter(theirs) - held).values())
+            assert green.status == "mismatch" and wrong > 3, wrong
+            more = ngettext("{cards} and {n} more", "{cards} and {n} more", wrong - 2)
+            tail = more.split("{n}")[1]
+            assert green.status_text.endswith(f"{wrong - 2}{tail}"), green.status_text
         shot(f"piles-{len(players)}", ink=True)
         ui.tap(_("Show the result"))
         assert final.revealed

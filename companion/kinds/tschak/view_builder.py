@@ -421,6 +421,21 @@ def _final(control: TschakControl) -> FinalView:
     )
 
 
+NAMED = 2  # the wrong cards a pile's panel names; the rest it counts
+
+
+def few(cards: Counter[str]) -> str:
+    """The cards by name, the first few of them and then how many more: a panel a
+    quarter of the screen wide holds the words whatever a player scans."""
+    names = [card_words(c) for c in sorted(cards.elements())]
+    if len(names) <= NAMED + 1:
+        return ", ".join(names)
+    rest = len(names) - NAMED
+    return ngettext("{cards} and {n} more", "{cards} and {n} more", rest).format(
+        cards=", ".join(names[:NAMED]), n=rest
+    )
+
+
 def _piles(control: TschakControl, snap: dict[str, Any]) -> tuple[PileView, ...]:
     game = control.game
     assert game is not None
@@ -433,9 +448,7 @@ def _piles(control: TschakControl, snap: dict[str, Any]) -> tuple[PileView, ...]
         extra = have - held
         if extra:
             status = "mismatch"
-            text = _("not in the game's record: {cards}").format(
-                cards=", ".join(card_words(c) for c in sorted(extra.elements()))
-            )
+            text = _("not in the game's record: {cards}").format(cards=few(extra))
         elif not scanned and held:
             status, text = (
                 "unscanned",
