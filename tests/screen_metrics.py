@@ -171,8 +171,8 @@ def problems(root: Widget, figures: Collection[Widget | DrawnText] = frozenset()
     return found
 
 
-INK_FIGURE = 36  # px of ink: the figures a player looks for, 2-4 players
-INK_FIGURE_SIX = 30  # the same with 5-6 players
+INK_FIGURE = 30  # px of ink: every figure the table watches, 2-4 players (TABLE_SCREEN.md)
+INK_FIGURE_SIX = 26  # the same with 5-6 players
 INK_TEXT = 18  # px of ink: every other text on the table screen
 
 

@@ -36,7 +36,7 @@ def whole(ui: Harness, name: str) -> dict:
     found = screen_metrics(ui.window)
     assert not found["cut"], found["cut"]
     assert found["smallest_text_ink"] >= 18
-    assert found["smallest_figure_ink"] >= 36
+    assert found["smallest_figure_ink"] >= 30  # every figure the table watches, 2-4 players
     return found
 
 
@@ -73,7 +73,7 @@ def test_the_busiest_table_at_four_players_shortens_nothing(tmp_path, language, 
         ctl.do({"do": "artifact", "player": "blue", "value": 20})
         ctl.do({"do": "secret", "player": "green", "name": "dragon egg"})
         ui.frames(3)
-        chips = [text for text, *_ in ui.app.screen("table").ids.bag.chips]
+        chips = [count for _mark, count, *_ in ui.app.screen("table").ids.bag.chips]
         assert any(c.endswith("+1") for c in chips), chips  # counted on the ghost chip
         whole(ui, f"table-catacombs-four-{language}")
     finally:

@@ -27,6 +27,8 @@ from kivy.uix.label import Label  # noqa: E402
 from companion.config import AppConfig, Config  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.ink import ink_height, window_image  # noqa: E402
+from companion.ui.odds import percent  # noqa: E402
 from companion.ui.panel import PlayerPanel  # noqa: E402
 from companion.ui.table import TableScreen  # noqa: E402
 from companion.ui.taps import RULE  # noqa: E402
@@ -68,8 +70,12 @@ def seen(screen: TableScreen) -> list[tuple[str, str, bool]]:
 
 
 def fresh_copy(ui: Harness) -> TableScreen:
+    """The table screen built afresh from the controller's view, laid out at the
+    window's size (what a panel's header holds depends on its width)."""
     screen = TableScreen(name="fresh")
     screen.redraw(ui.app.controller.view())
+    screen.size = ui.window.size
+    ui.frames(3)
     return screen
 
 
@@ -266,8 +272,15 @@ def test_the_table_screen_meets_the_numbers_for_every_table(tmp_path, language):
                 found.append(f"{language} {players} {edition}: {p}")
             # the figures are there, and big
             for panel in screen.panels():
-                shown = panel.ids.figures.figures()
-                assert len(shown) == 2 and all(t.font_size >= 36 for t in shown)
+                cubes, health, *more = [*panel.ids.figures.figures(), *panel.ids.header.figures()]
+                assert cubes.font_size >= 36 and health.font_size >= 36
+                # the cubes and the health keep their size: 37 px of ink, 31 with 5-6
+                least = 36 if players <= 4 else 30
+                image = window_image(ui.window)
+                for t in (cubes, health):
+                    assert ink_height(image, t.x, t.y, t.width, t.height) >= least, t
+                odds = [percent(panel.knock_out)] if panel.risk_text else []
+                assert sorted(t.text for t in more) == sorted([panel.gold_text, *odds])
             # the active player's frame lies inside the window, never cut off
             active = next(p for p in screen.panels() if p.active)
             x, y = active.to_window(active.x, active.y)
@@ -350,20 +363,21 @@ def test_the_rage_track_and_the_bag_follow_the_table_when_it_changes():
     track.track, track.space = [2, 2, 3, 3, 4, 4, 5], 2
     texts = track.drawn_texts()
     assert [t.text for t in texts] == ["2", "2", "3", "3", "4", "4", "5"]
-    assert [t.font_size for t in texts] == [sp(26), sp(34)] + [sp(26)] * 5  # the marker's space
+    assert [t.font_size for t in texts] == [sp(30), sp(36)] + [sp(30)] * 5  # the marker's space
     track.track, track.space = [3, 4], 1
-    assert [(t.text, t.font_size) for t in track.drawn_texts()] == [("3", sp(34)), ("4", sp(26))]
+    assert [(t.text, t.font_size) for t in track.drawn_texts()] == [("3", sp(36)), ("4", sp(30))]
     assert len(track.inks) == 2
 
     bag = BagRow(height=40)
     white, black = [1, 1, 1, 1], [0.03, 0.03, 0.04, 1]
-    bag.chips = [("24", black, white, True), ("R 3", [1, 0, 0, 1], white, False)]
-    assert [t.text for t in bag.drawn_texts()] == ["24", "R 3"]
+    bag.chips = [("", "24", black, white, True), ("R", "3", [1, 0, 0, 1], white, False)]
+    assert [t.text for t in bag.drawn_texts()] == ["24", "R", "3"]
+    assert [t.text for t in bag.figures()] == ["24", "3"]  # the counts: figures
     one = bag._chips[1][1].size[0]  # the width of the second chip's body
     assert bag.width == bag._chips[0][1].size[0] + dp(6) + one  # two chips, a gap between
-    bag.chips = [("R 3", [1, 0, 0, 1], white, False)]
-    assert [t.text for t in bag.drawn_texts()] == ["R 3"] and bag.width == one
-    assert len(bag.inks) == 1
+    bag.chips = [("R", "3", [1, 0, 0, 1], white, False)]
+    assert [t.text for t in bag.drawn_texts()] == ["R", "3"] and bag.width == one
+    assert len(bag.inks) == 2
 
 
 def test_the_window_shows_every_panel_in_its_colour_and_its_changes(tmp_path):
@@ -597,8 +611,53 @@ def test_the_bag_row_holds_every_chip_and_the_ghosts_at_five_and_six(tmp_path, l
             for w in (bag, screen.ids.all_odds):
                 x, _y = w.to_window(w.x, w.y)
                 assert x >= 0 and x + w.width <= 800 + 1, (type(w).__name__, x, w.width)
+            # no chip lies under the button (a screenshot showed the ghosts' cut there)
+            odds_x = screen.ids.all_odds.to_window(*screen.ids.all_odds.pos)[0]
+            for t in bag.drawn_texts():
+                assert t.x + t.width <= odds_x - 1, (t.text, t.x, t.width, odds_x)
             for p in ink_problems(ui, INK_FIGURE_SIX):
                 found.append(f"{language} {players}: {p}")
         finally:
             ui.close()
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_long_status_ends_in_an_ellipsis_and_a_tap_shows_it_whole(tmp_path, language):
+    """What just happened, on two lines at the size the far seat reads: a longer one is
+    cut at a word with an ellipsis, and a tap on it opens the whole of it."""
+    from companion.ui.screens.popups import Message
+    from companion.ui.table import StatusLine
+
+    db = tmp_path / "t.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    try:
+        new_game(ui, 4)
+        screen = table_of(ui)
+        line = next(w for w in screen.walk() if isinstance(w, StatusLine))
+        screen.last_text = "red +2 clank"
+        ui.frames(2)
+        assert line.text == "red +2 clank" and not line.more
+        ui.tap(line)  # a short one: a tap does nothing
+        assert not [w for w in ui.window.children if isinstance(w, Message)]
+        long = " ".join(["the dragon attacks"] * 8)
+        screen.last_text = long
+        ui.frames(2)
+        assert line.more and line.text.endswith(" …")
+        assert long.startswith(line.text[: -len(" …")])
+        lines = natural_height(line) / line.font_size
+        assert line.texture_size[1] <= line.height + 1 and lines > 1.5, lines  # two lines
+        ui.tap(line)
+        shown = [w for w in ui.window.children if isinstance(w, Message)]
+        assert len(shown) == 1 and shown[0].text == long
+        ui.tap(shown[0])
+        assert not [w for w in ui.window.children if isinstance(w, Message)]
+    finally:
+        ui.close()
+
+
+def natural_height(label) -> float:
+    from companion.ui.drawn import text_extent
+
+    options = {k: getattr(label, k) for k in Label._font_properties}
+    return text_extent(options, label.font_size, label.width)[1]

@@ -163,6 +163,7 @@ class Ink:
         self.show(text, rgba)
         if self.size[0] > room:
             self.show(text, rgba, width=max(1.0, room), halign=halign)
+            self.shortened = True  # (a marked-up text's core label does not say it)
         self._within = asked
 
     def place(self, x: float, y: float) -> None:

@@ -27,7 +27,9 @@ from companion.ui.taps import NEAR, RULE, SAME_TAP
 
 def record_metrics(png: Path, metrics: dict[str, Any]) -> None:
     """Add a screenshot's metrics to the ``metrics.json`` beside it (per screenshot: the
-    smallest figure and text ink, the texts cut; the texts themselves are left out)."""
+    smallest digit height of its figures, cap height of its watched and of its other
+    texts, the texts cut; and every text with its role, its digit or cap height and why
+    it is cut, for a closer look; companion.ui.ink)."""
     import json
 
     path = png.parent / "metrics.json"
@@ -35,7 +37,11 @@ def record_metrics(png: Path, metrics: dict[str, Any]) -> None:
         found = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         found = {}
-    found[png.stem] = {k: v for k, v in metrics.items() if k != "texts"}
+    kept = ("text", "role", "digit_height", "cap_height", "cut")
+    found[png.stem] = {
+        **{k: v for k, v in metrics.items() if k != "texts"},
+        "texts": [{k: t[k] for k in kept} for t in metrics["texts"]],
+    }
     path.write_text(json.dumps(found, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
 
 

@@ -17,18 +17,22 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.i18n import _, ed_, player_name
+from companion.i18n import _, ed_, pgettext, player_name
 from companion.ui.colours import TURN_INK, TURN_MARK, colour, letter, text_colour
 from companion.ui.drawn import DrawnText, DrawnWidget
 from companion.ui.layouts import Layout
-from companion.ui.odds import HEART, SKULL, percent
-from companion.view import PlayerView, TableView, health_lost
+from companion.ui.odds import percent
+from companion.view import PlayerView, TableView
 
-COIN = "[font=DejaVuSans][color=f2c744]●[/color][/font]"
+COIN = "●"  # drawn in DejaVuSans, in gold
 ARTIFACT = "[font=DejaVuSans][color=9fd8ff]◆[/color][/font]"
-TEXT = "26sp"  # every text on the table: about 18 px of ink (TABLE_SCREEN.md)
+TEXT = "26sp"  # a text for the player who taps: about 18 px of ink (TABLE_SCREEN.md)
+WATCHED = "30sp"  # a text the whole table watches (the odds' word, the turn): 21 px
 FIGURE = "52sp"  # the figures a player looks for: about 37 px of ink
 SMALL_FIGURE = "44sp"  # the same with 5-6 players: about 31 px
+NUMBER = "44sp"  # gold and the odds: 31 px of digits (30 px at least, 2-4 players)
+SMALL_NUMBER = "38sp"  # the same with 5-6 players: 27 px (26 px at least)
+GOLD = (0.95, 0.78, 0.27, 1)
 
 
 def _tint(rgba: tuple[float, ...] | list[float], amount: float) -> list[float]:
@@ -38,19 +42,27 @@ def _tint(rgba: tuple[float, ...] | list[float], amount: float) -> list[float]:
 
 
 class PanelHeader(DrawnWidget):
-    """A panel's first line: the player's letter in a disc of their colour, their name;
-    on the right their gold and artifacts (or the like) and, with 2-4 players, the turn
-    marker (white: no player is white; with 5-6 the panel's white frame alone)."""
+    """A panel's first line: the player's letter in a disc of their colour, their name
+    and, with 2-4 players, the turn marker after it (white: no player is white; with 5-6
+    the panel's white frame alone). On the right the word of the knock-out chance shown
+    under it (with 5-6 players a skull, the legend on the All odds button), before it
+    with 5-6 players their gold, and before that their artifacts and the like."""
 
     letter = StringProperty("")
     name = StringProperty("")
     info = StringProperty("")
+    gold = StringProperty("")  # shown here with 5-6 players (else in the figures' line)
+    out = BooleanProperty(False)  # the player's status in the figures' line: gold here
+    odds_word = StringProperty("")
+    odds_colour = ListProperty([0.88, 0.9, 0.93, 1])
+    odds_bold = BooleanProperty(False)
     active = BooleanProperty(False)
     compact = BooleanProperty(False)
     turn = StringProperty("turn")
     swatch = ListProperty([1, 1, 1, 1])
     ink_colour = ListProperty([1, 1, 1, 1])
-    drawn_from = ("letter", "name", "info", "active", "compact", "turn", "swatch", "ink_colour")
+    drawn_from = ("letter", "name", "info", "gold", "out", "odds_word", "odds_colour",
+                  "odds_bold", "active", "compact", "turn", "swatch", "ink_colour")  # fmt: skip
 
     def __init__(self, **kwargs: Any) -> None:
         self._disc_colour = Color(1, 1, 1, 1)
@@ -63,7 +75,11 @@ class PanelHeader(DrawnWidget):
         self.letter_ink = self.ink(TEXT, bold=True)
         self.name_ink = self.ink(TEXT, bold=True)
         self.info_ink = self.ink(TEXT, markup=True)
-        self.turn_ink = self.ink("28sp", bold=True)  # no capital: a size up for its ink
+        self.coin_ink = self.ink(TEXT, font_name="DejaVuSans")
+        self.gold_ink = self.ink(SMALL_NUMBER, bold=True, trim=True)
+        self.word_ink = self.ink(WATCHED)
+        self.skull_ink = self.ink("36sp", font_name="DejaVuSans", trim=True)
+        self.turn_ink = self.ink(WATCHED, bold=True)
 
     def draw(self) -> None:
         x, cy, gap = self.x, self.center_y, dp(6)
@@ -72,51 +88,96 @@ class PanelHeader(DrawnWidget):
         self.letter_ink.show(self.letter, self.ink_colour)
         lw, lh = self.letter_ink.size
         self.letter_ink.place(x + (dp(30) - lw) / 2, cy - lh / 2)
-        # the name whole first, then the turn marker (2-4 players), then the info
+        # on the right, the odds' word (a skull with 5-6 players: a size up, its glyph
+        # draws smaller than a capital, and cut to its height as a figure is)
+        self.word_ink.options["bold"] = self.odds_bold
+        skull = self.odds_word == "☠"
+        self.word_ink.show("" if skull else self.odds_word, self.odds_colour)
+        self.skull_ink.show(self.odds_word if skull else "", self.odds_colour)
+        word = self.skull_ink if skull else self.word_ink
+        ww, wh = word.size
+        word.place(self.right - ww, cy - wh / 2)
+        right = self.right - (ww + dp(16) if ww else 0)  # apart from the info before it
+        left = x + dp(30) + gap
+        # with 5-6 players (or once out, the status in the figures' line) the gold
+        gold = self.gold if self.compact or self.out else ""
+        self.coin_ink.show(COIN if gold else "", GOLD)
+        self.gold_ink.show(gold, (1, 1, 1, 1), SMALL_NUMBER if self.compact else NUMBER)
+        cw, ch = self.coin_ink.size
+        gw, gh = self.gold_ink.size
+        self.gold_ink.place(right - gw, cy - gh / 2)
+        self.coin_ink.place(right - gw - dp(2) - cw, cy - ch / 2)
+        right -= cw + dp(2) + gw + gap if gold else 0
+        # the name whole, the turn marker after it, the info in the room left
         marked = self.active and not self.compact
         # made once, shown or not (as the turn moves, no new texture)
         self.turn_ink.show(self.turn, (*TURN_INK[:3], 1 if marked else 0))
         tw, th = self.turn_ink.size
         badge = tw + dp(10) if marked else 0
-        room = max(1.0, self.width - dp(30) - gap)
+        room = max(1.0, right - left - (badge + gap if badge else 0))
         self.name_ink.show_within(self.name, (1, 1, 1, 1), room)
+        if self.name_ink.shortened and self.width >= dp(200):
+            # a name is whole or not at all: the letter in its disc and the panel's
+            # colour name the player
+            self.name_ink.show("", (1, 1, 1, 1))
         name_w = self.name_ink.size[0]
-        left = room - (badge + gap if badge else 0) - name_w - gap
-        self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), left, halign="right")
+        rest = room - name_w - gap
+        self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), rest, halign="right")
         if self.info_ink.shortened and self.width >= dp(200):
-            # gold, artifacts and a credit too many for the line: the figures keep it
-            # whole, and the letter in its disc and the panel's colour name the player
-            # (a header narrower than any panel is one not laid out yet: it keeps all)
+            # artifacts and a credit too many for the line: the figures keep it whole,
+            # and the letter in its disc and the panel's colour name the player (a
+            # header narrower than any panel is one not laid out yet: it keeps all)
             self.name_ink.show("", (1, 1, 1, 1))
             name_w = 0
-            left = room - (badge + gap if badge else 0)
-            self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), left, halign="right")
-        info_w = self.info_ink.size[0] if left > 1 else 0
+            rest = room
+            self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), rest, halign="right")
+            if self.info_ink.shortened and badge:
+                # still too many: the turn marker goes too (the panel's white frame and
+                # End turn, which names the player, still say whose turn it is)
+                self.turn_ink.show(self.turn, (*TURN_INK[:3], 0))
+                badge = 0
+                rest = room = max(1.0, right - left)
+                self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), rest, halign="right")
+        info_w = self.info_ink.size[0] if rest > 1 else 0
+        self.name_ink.place(left, cy - self.name_ink.size[1] / 2)
+        badge_x = left + (name_w + gap if name_w else 0)
         self._badge_colour.a = 1 if badge else 0
-        self._badge.pos = (self.right - badge, cy - dp(14))
-        self._badge.size = (badge, dp(28))
-        self.turn_ink.place(self.right - badge + (badge - tw) / 2, cy - th / 2)
-        self.name_ink.place(x + dp(30) + gap, cy - self.name_ink.size[1] / 2)
-        right = self.right - badge - (gap if badge else 0)
+        self._badge.pos = (badge_x, cy - dp(16))
+        self._badge.size = (badge, dp(32))
+        self.turn_ink.place(badge_x + (badge - tw) / 2, cy - th / 2)
         self.info_ink.place(right - info_w, cy - self.info_ink.size[1] / 2)
+
+    def figures(self) -> list[DrawnText]:
+        """The gold (5-6 players), a figure the table watches."""
+        self.drawn()
+        seen = self.gold_ink.seen(self)
+        return [seen] if seen else []
+
+    def watched(self) -> list[DrawnText]:
+        """The turn marker and the odds' word (or skull), read from the far seat."""
+        self.drawn()
+        inks = (self.turn_ink, self.word_ink, self.skull_ink)
+        return [t for t in (ink.seen(self) for ink in inks) if t]
 
 
 class Figures(DrawnWidget):
     """A panel's big figures: a cube and the player's cubes in the Clank! area, a heart
-    and the health left; beside them the next draw's odds in words (knock-out chance,
-    health lost on average; with 5-6 players the same as figures with their signs), or
-    the player's status once they are out."""
+    and the health left, with 2-4 players a coin and the gold; on the right the next
+    draw's knock-out chance (its word above it, in the header), or the player's status
+    once they are out. The health lost on average is one tap away, in All odds."""
 
     compact = BooleanProperty(False)
     clank = StringProperty("0")
     health = StringProperty("10")
+    gold = StringProperty("")
     hurt = NumericProperty(0)
     swatch = ListProperty([1, 1, 1, 1])
-    risk_lines = ListProperty([])  # one or two lines beside the figures
+    odds = StringProperty("")  # "25%"
+    status_lines = ListProperty([])  # once out: "knocked out", on one or two lines
     risk_colour = ListProperty([0.88, 0.9, 0.93, 1])
     risk_bold = BooleanProperty(False)
-    drawn_from = ("compact", "clank", "health", "hurt", "swatch", "risk_lines", "risk_colour",
-                  "risk_bold")  # fmt: skip
+    drawn_from = ("compact", "clank", "health", "gold", "hurt", "swatch", "odds",
+                  "status_lines", "risk_colour", "risk_bold")  # fmt: skip
 
     def __init__(self, **kwargs: Any) -> None:
         self._shapes = {
@@ -130,11 +191,14 @@ class Figures(DrawnWidget):
         self.clank_ink = self.ink(FIGURE, bold=True, trim=True)
         self.heart_ink = self.ink("32sp", font_name="DejaVuSans")
         self.health_ink = self.ink(FIGURE, bold=True, trim=True)
-        self.risk_inks = [self.ink(TEXT, markup=True), self.ink(TEXT, markup=True)]
+        self.coin_ink = self.ink(TEXT, font_name="DejaVuSans")
+        self.gold_ink = self.ink(NUMBER, bold=True, trim=True)
+        self.odds_ink = self.ink(NUMBER, bold=True, trim=True)
+        self.status_inks = [self.ink(TEXT, bold=True), self.ink(TEXT, bold=True)]
 
     def draw(self) -> None:
         shapes = self._shapes
-        x, cy, gap = self.x, self.center_y, dp(6)
+        x, cy = self.x, self.center_y
         big = SMALL_FIGURE if self.compact else FIGURE
         self.clank_ink.show(self.clank, (1, 1, 1, 1), big)
         self.heart_ink.show("♥", (0.95, 0.3, 0.3, 1) if self.hurt < 1 else (0.5, 0.5, 0.5, 1))
@@ -148,38 +212,56 @@ class Figures(DrawnWidget):
         self.clank_ink.place(x + dp(24) + dp(4), cy - ch / 2)
         # then a heart and the health left
         kw, kh = self.heart_ink.size
-        heart_x = x + dp(28) + max(cw, dp(30)) + dp(10)
+        heart_x = x + dp(28) + max(cw, dp(30)) + dp(8)
         self.heart_ink.place(heart_x, cy - kh / 2)
         hw, hh = self.health_ink.size
         self.health_ink.place(heart_x + kw + dp(2), cy - hh / 2)
-        # the odds (or the status), in the room left on the right, one line under another
-        left = heart_x + kw + dp(2) + hw + gap
+        left = heart_x + kw + dp(2) + hw + dp(10)
+        # then (2-4 players, in the game) a coin and the gold
+        gold = "" if self.compact or self.status_lines else self.gold
+        self.coin_ink.show(COIN if gold else "", GOLD)
+        self.gold_ink.show(gold)
+        cw, ch = self.coin_ink.size
+        gw, gh = self.gold_ink.size
+        self.coin_ink.place(left, cy - ch / 2)
+        self.gold_ink.place(left + cw + dp(2), cy - gh / 2)
+        left += cw + dp(2) + gw + dp(10) if gold else 0
+        # on the right the knock-out chance (its word above it, in the header)
+        shown = self.odds if not self.status_lines else ""
+        self.odds_ink.show(shown, self.risk_colour, SMALL_NUMBER if self.compact else NUMBER)
+        ow, oh = self.odds_ink.size
+        self.odds_ink.place(self.right - ow, cy - oh / 2)
+        self._status(left)
+
+    def _status(self, left: float) -> None:
+        """Once out, the player's status in the room right of the figures: on one line,
+        or on two when one is too short for it."""
+        lines = list(self.status_lines)[:2]
         room = max(1.0, self.right - left)
-        lines = list(self.risk_lines)[:2]
-        bold = self.risk_bold and not self.compact  # 5-6: no room for it
+        first = self.status_inks[0]
         if len(lines) == 1 and " " in lines[0] and self.width >= dp(200):  # (laid out)
-            first = self.risk_inks[0]
-            first.options["bold"] = bold
             first.show_within(lines[0], self.risk_colour, room, halign="right")
-            if first.shortened:  # a status too long for its line: two lines, whole
+            if first.shortened:  # too long for its line: two lines, whole
                 lines = two_lines(lines[0])
         inks = []
-        for i, ink in enumerate(self.risk_inks):
-            ink.options["bold"] = bold
+        for i, ink in enumerate(self.status_inks):
             text = lines[i] if i < len(lines) else ""
             ink.show_within(text, self.risk_colour, room, halign="right")
             if text:
                 inks.append(ink)
-        step = dp(27)
-        top = cy + step * (len(inks) - 1) / 2
+        step = dp(24)
+        top = self.center_y + step * (len(inks) - 1) / 2
         for i, ink in enumerate(inks):
             w, h = ink.size
             ink.place(self.right - w, top - i * step - h / 2)
 
     def figures(self) -> list[DrawnText]:
-        """The two numbers a player looks for: cubes in the Clank! area, health left."""
+        """The numbers a player looks for: cubes in the Clank! area, health left, the
+        gold (2-4 players), the knock-out chance."""
         self.drawn()
-        return [t for t in (self.clank_ink.seen(self), self.health_ink.seen(self)) if t]
+        inks = (self.clank_ink, self.health_ink, self.gold_ink, self.odds_ink)
+        return [t for t in (ink.seen(self) for ink in inks) if t]
+
 
 
 def two_lines(text: str) -> list[str]:
@@ -209,10 +291,10 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
     clank = StringProperty("0")
     health = StringProperty("10")
     info_text = StringProperty("")
+    gold_text = StringProperty("0")
     status_text = StringProperty("")
     hurt = NumericProperty(0)  # 0 (unhurt) to 1 (knocked out)
-    # the next draw: knock-out chance, health lost on average, in words (as figures with
-    # their signs at 5-6 players)
+    # the next draw's knock-out chance, in words ("knock-out 25%")
     risk_text = StringProperty("")
     knock_out = NumericProperty(0)  # the next draw's knock-out chance
     danger = BooleanProperty(False)  # the risk is real: the odds in amber, bold
@@ -248,11 +330,13 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
             self.status_text = ed_(edition, "in the Depths")
         else:
             self.status_text = ""
-        parts = [f"{COIN} {p.gold}"]  # icons, not words: a coin, an artifact
+        self.gold_text = str(p.gold)
+        parts = []  # icons, not words: an artifact
         if p.artifacts:
             parts.append(f"{ARTIFACT} {'+'.join(map(str, p.artifacts))}")
         if p.anti_clank:
-            parts.append(ed_(edition, "anti-clank {n}").format(n=p.anti_clank))
+            # TRANSLATORS: a credit of anti-clank on a player's panel, short ("−2 Clank!")
+            parts.append(ed_(edition, "−{n} Clank!").format(n=p.anti_clank))
         if p.score is not None:
             parts.append(_("score {n}").format(n=p.score))
         if view.countdown and view.countdown[0] == p.name:
@@ -261,15 +345,9 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
         if p.odds and not p.out:
             ko = p.knock_out
             self.knock_out = ko
-            lost = health_lost(p.expected_damage)  # "0,4" where the language writes so
-            lost = lost if lost == "0" else "−" + lost
-            if compact:  # figures with their signs, close: six panels share the screen
-                self.risk_text = f"{SKULL}{percent(ko)}\n{HEART}{lost}"
-            else:
-                self.risk_text = "\n".join((
-                    _("knock-out {chance}").format(chance=percent(ko)),
-                    _("expected {loss}").format(loss=f"{lost} {HEART}"),
-                ))  # fmt: skip
+            # the knock-out chance, a figure under its word; the health lost on average
+            # is one tap away (All odds)
+            self.risk_text = _("knock-out {chance}").format(chance=percent(ko))
             self.danger = ko >= 0.1 or (ko > 0 and p.health <= 2)
             self.risk_colour = [1, 0.82, 0.3, 1] if self.danger else [0.88, 0.9, 0.93, 1]
         else:
@@ -286,14 +364,28 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
         header.letter, header.name, header.info = self.letter, self.name_text, self.info_text
         header.active, header.swatch, header.ink_colour = self.active, self.swatch, self.ink
         header.compact = self.compact
+        header.gold = figures.gold = self.gold_text
         figures.compact = self.compact
         figures.clank, figures.health, figures.hurt = self.clank, self.health, self.hurt
         figures.swatch = self.swatch
+        header.out = bool(self.status_text)
         if self.status_text:
-            figures.risk_lines = [self.status_text]
+            figures.status_lines = [self.status_text]
             figures.risk_colour = [1, 0.7, 0.6, 1]
             figures.risk_bold = True
+            header.odds_word = ""
         else:
-            figures.risk_lines = self.risk_text.split("\n") if self.risk_text else []
-            figures.risk_colour = self.risk_colour
-            figures.risk_bold = self.danger
+            figures.status_lines = []
+            word, figure = odds_parts(self.knock_out)
+            shown = bool(self.risk_text)
+            figures.odds = figure if shown else ""
+            header.odds_word = ("☠" if self.compact else word) if shown else ""
+            figures.risk_colour = header.odds_colour = self.risk_colour
+            figures.risk_bold = header.odds_bold = self.danger
+
+
+def odds_parts(knock_out: float) -> tuple[str, str]:
+    """The knock-out chance's word and its figure, shown apart."""
+    # TRANSLATORS: the word over the next draw's knock-out chance on a player's panel
+    # ("knock-out" over "25%"), read from across the table: one short word
+    return pgettext("odds", "knock-out"), percent(knock_out)

@@ -22,6 +22,7 @@ from kivy.properties import (
     ObjectProperty,
     StringProperty,
 )
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -32,10 +33,10 @@ from companion.catalog import UNTAGGED
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.cached import Cached
 from companion.ui.colours import LIGHT_INK, colour, letter, text_colour
-from companion.ui.drawn import DrawnText, DrawnWidget, Ink
+from companion.ui.drawn import DrawnText, DrawnWidget, Ink, text_extent
 from companion.ui.layouts import Layout
-from companion.ui.odds import ending_text
-from companion.ui.panel import FIGURE, TEXT, PlayerPanel
+from companion.ui.odds import SKULL, ending_text
+from companion.ui.panel import FIGURE, NUMBER, SMALL_NUMBER, TEXT, WATCHED, PlayerPanel
 from companion.ui.taps import Steady
 from companion.view import TableView
 
@@ -57,7 +58,7 @@ class RageTrack(DrawnWidget):
 
     def draw(self) -> None:
         n = len(self.track)
-        self.keep_parts(self._cells, n, lambda: (Color(), Rectangle()), TEXT)
+        self.keep_parts(self._cells, n, lambda: (Color(), Rectangle()), WATCHED)
         gap = dp(3)
         width = (self.width - gap * (n - 1)) / n if n else 0
         for i, (paint, cell, ink) in enumerate(self._cells):
@@ -66,9 +67,13 @@ class RageTrack(DrawnWidget):
             x = self.x + i * (width + gap)
             cell.pos, cell.size = (x, self.y), (width, self.height)
             ink.options["bold"] = current
-            ink.show(str(self.track[i]), (1, 1, 1, 1), "34sp" if current else TEXT)
+            ink.show(str(self.track[i]), (1, 1, 1, 1), "36sp" if current else WATCHED)
             tw, th = ink.size
             ink.place(x + (width - tw) / 2, self.center_y - th / 2)
+
+    def watched(self) -> list[DrawnText]:
+        """The spaces' numbers, read from the far seat."""
+        return self.drawn_texts()
 
 
 class NextAttack(DrawnWidget):
@@ -83,7 +88,7 @@ class NextAttack(DrawnWidget):
         super().__init__(**kwargs)
         self.canvas.add(Color(0.45, 0.14, 0.1, 1))
         self.canvas.add(self._back)
-        self.caption_ink = self.ink(TEXT)
+        self.caption_ink = self.ink(WATCHED)
         self.number_ink = self.ink(FIGURE, bold=True, trim=True)
 
     def draw(self) -> None:
@@ -107,40 +112,117 @@ class NextAttack(DrawnWidget):
         seen = self.number_ink.seen(self)
         return [seen] if seen else []
 
+    def watched(self) -> list[DrawnText]:
+        """Its caption, read from the far seat."""
+        self.drawn()
+        seen = self.caption_ink.seen(self)
+        return [seen] if seen else []
+
 
 class BagRow(DrawnWidget):
-    """The bag: a chip per kind of cube, in its colour, with its letter and how many.
-    As wide as its chips (it sets its own width)."""
+    """The bag: a chip per kind of cube, in its colour, with its mark (a letter, or the
+    ghosts' word) and how many, the count a figure the whole table reads. As wide as its
+    chips (it sets its own width)."""
 
-    chips = ListProperty([])  # (text, swatch, ink, outlined) per chip
-    tight = BooleanProperty(False)  # 5-6 players: narrower chips
-    drawn_from = ("chips", "tight")
+    chips = ListProperty([])  # (mark, count, swatch, ink, outlined) per chip
+    tight = BooleanProperty(False)  # 5-6 players: narrower chips, smaller figures
+    room = NumericProperty(0)  # the width it may take (0: any): past it, the words go
+    drawn_from = ("chips", "tight", "room")
 
     def __init__(self, **kwargs: Any) -> None:
-        self._chips: list[tuple[Any, Any, Any, Any, Ink]] = []
+        self._chips: list[tuple[Any, ...]] = []
         super().__init__(**kwargs)
 
     def draw(self) -> None:
-        self.keep_parts(
-            self._chips,
-            len(self.chips),
-            lambda: (Color(), RoundedRectangle(radius=[dp(6)]), Color(), Line(width=1.5)),
-            TEXT,
-            bold=True,
-        )
-        x, gap = self.x, dp(6)
-        for (text, swatch, ink_colour, outlined), chip in zip(self.chips, self._chips, strict=True):
-            fill, body, edge, outline, ink = chip
-            ink.show(text, ink_colour)
+        while len(self._chips) < len(self.chips):  # a chip: its shapes, its mark, its count
+            shapes = (Color(), RoundedRectangle(radius=[dp(6)]), Color(), Line(width=1.5))
+            for shape in shapes:
+                self.canvas.add(shape)
+            marks = (self.ink(TEXT, bold=True), self.ink(NUMBER, bold=True, trim=True))
+            self._chips.append((*shapes, *marks))
+        while len(self._chips) > len(self.chips):
+            gone = self._chips.pop()
+            for shape in gone[:4]:
+                self.canvas.remove(shape)
+            for ink in gone[4:]:
+                self.drop_ink(ink)
+        self._lay(words=True)
+        if self.room and self.width > self.room:
+            # no room for the ghosts' word (six seats with two-figure counts): the ghost
+            # chip keeps its colour and its count, All odds says the rest in words
+            self._lay(words=False)
+
+    def _lay(self, words: bool) -> None:
+        x, gap = self.x, dp(4) if self.tight else dp(6)
+        size = SMALL_NUMBER if self.tight else NUMBER
+        for (mark, count, swatch, ink_colour, outlined), chip in zip(
+            self.chips, self._chips, strict=True
+        ):
+            fill, body, edge, outline, mark_ink, ink = chip
+            mark_ink.show(mark if words or len(mark) == 1 else "", ink_colour)
+            ink.show(count, ink_colour, size)
+            mw, mh = mark_ink.size
             tw, th = ink.size
-            width = max(dp(44), tw + dp(10)) if self.tight else max(dp(52), tw + dp(16))
+            inner = mw + (dp(3) if mark else 0) + tw
+            width = max(dp(44), inner + dp(6)) if self.tight else max(dp(52), inner + dp(16))
             fill.rgba = swatch
             body.pos, body.size = (x, self.y + dp(2)), (width, self.height - dp(4))
             edge.rgba = (0.85, 0.85, 0.9, 1) if outlined else (0, 0, 0, 0)
             outline.rounded_rectangle = (x, self.y + dp(2), width, self.height - dp(4), dp(6))
-            ink.place(x + (width - tw) / 2, self.center_y - th / 2)
+            left = x + (width - inner) / 2
+            mark_ink.place(left, self.center_y - mh / 2)
+            ink.place(left + inner - tw, self.center_y - th / 2)
             x += width + gap
         self.width = max(0, x - gap - self.x)
+
+    def figures(self) -> list[DrawnText]:
+        """The counts: how many cubes of each kind the bag holds."""
+        self.drawn()
+        return [t for t in (chip[-1].seen(self) for chip in self._chips) if t]
+
+
+class StatusLine(Steady, ButtonBehavior, Label):
+    """What just happened, on two lines at the size the whole table reads. A text too
+    long for them ends in an ellipsis, and a tap shows it whole."""
+
+    message = StringProperty("")
+    more = BooleanProperty(False)  # the message is longer than the two lines
+    ink_role = "watched"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(message=self._fit, size=self._fit)
+
+    def _fit(self, *args: Any) -> None:
+        options = {k: getattr(self, k) for k in Label._font_properties}
+        wrap = max(1.0, self.width)
+
+        def fits(text: str) -> bool:
+            return text_extent({**options, "text": text}, self.font_size, wrap)[1] <= (
+                self.height + 1
+            )
+
+        text = self.message
+        if not text or self.width < dp(200) or fits(text):
+            # (a line narrower than it ever is on the table is one not laid out yet: it
+            # keeps its words whole)
+            self.text, self.more = text, False
+            return
+        words = text.split(" ")
+        low, high = 0, len(words) - 1  # the most words that fit before the ellipsis
+        while low < high:
+            middle = (low + high + 1) // 2
+            if fits(" ".join(words[:middle]) + " …"):
+                low = middle
+            else:
+                high = middle - 1
+        self.text, self.more = " ".join(words[:low]) + " …", True
+
+    def on_release(self) -> None:
+        if self.more:
+            from companion.ui.screens.popups import Message
+
+            Message(self.message).open()
 
 
 def row_name(card: str) -> str:
@@ -193,6 +275,7 @@ class TableScreen(Layout, Screen):
     game_over = BooleanProperty(False)
     compact = BooleanProperty(False)
     has_odds = BooleanProperty(False)  # the next draw's odds to show whole
+    odds_button = StringProperty("")
 
     def redraw(self, view: TableView | Any = None) -> None:
         """Show ``view``: every text and button of the screen follows from it (given
@@ -266,16 +349,21 @@ class TableScreen(Layout, Screen):
         # counts those waiting in the Clank! area after a plus (All odds says it in words)
         crowded = self.compact
         plus = len(view.players) >= 4
+        self.odds_button = (
+            # TRANSLATORS: the All odds button with 5-6 players (it opens all odds): the
+            # legend of the skull over each panel's knock-out chance; {skull} is the
+            # skull sign; one short word
+            _("{skull} knock-out").format(skull=SKULL) if crowded else _("All odds")
+        )
         for kind, n in view.bag:
             if kind == "ghost" and view.edition != "catacombs":
                 continue
             swatch = list(colour(kind)) if kind != "black" else [0.03, 0.03, 0.04, 1]
             mark = {"black": "", "ghost": ed_(view.edition, "ghost")}.get(kind, letter(kind))
-            # letter and count close with 5-6 players: eight chips share the row
-            text = f"{mark}{'' if crowded and kind != 'ghost' else ' '}{n}".strip()
+            count = str(n)
             if kind == "ghost" and plus and ghosts:
-                text += f"+{ghosts}"
-            chips.append((text, swatch, list(text_colour(kind)), kind == "black"))
+                count += f"+{ghosts}"
+            chips.append((mark, count, swatch, list(text_colour(kind)), kind == "black"))
         self.ids.bag.tight = crowded
         self.ids.bag.chips = chips
         undone = sum(1 for d in view.draws if d.undone)

@@ -52,6 +52,23 @@ class Picker(Layout, ModalView):
         action()
 
 
+class Message(Layout, ModalView):
+    """A text too long for its line, whole (the table's status line opens it); a tap
+    anywhere puts it away."""
+
+    layouts = ("popups.kv",)
+
+    text = StringProperty("")
+
+    def __init__(self, text: str, **kw: Any) -> None:
+        super().__init__(size_hint=(0.94, None), height=dp(300), **kw)
+        self.text = text
+
+    def on_touch_down(self, touch: Any) -> bool:
+        self.dismiss(animation=False)
+        return True
+
+
 class Confirm(Layout, ModalView):
     """A question before something that cannot be taken back: one tap never does it.
     "Cancel" and the action, far apart; the action runs on release. The action's button
