@@ -58,8 +58,9 @@ from __future__ import annotations
 import gettext
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 # the message types live beside the rules (no translation there); they are named here too
 from companion.msg import (  # noqa: F401
@@ -109,7 +110,8 @@ def resolve_language(setting: str) -> str:
 
 def set_language(language: str) -> str:
     """Speak ``language`` from now on ("" or "system": the system locale's); returns the
-    language chosen. Strings already on screen change when they are computed again."""
+    language chosen. Strings already on screen change when they are computed again, or
+    said again (``retold``)."""
     global _translation, _language
     _language = resolve_language(language)
     _translation = translation(_language)
@@ -147,33 +149,120 @@ def translation(language: str) -> gettext.NullTranslations:
         return gettext.NullTranslations()
 
 
+# ------------------------------------------------------------------ texts said again
+class Said(str):
+    """A text in the table's language that remembers how it was said: the catalog's
+    words it came from, the values put into them, the texts joined to it. A language
+    switched at run time says it again (``retold``), so that a text told before the
+    switch and kept (the table's "what just happened", a message, a question open) is
+    read in the new language like everything drawn again. Every function of this module
+    that translates gives one; ``format`` and ``+`` keep the recipe. Anything else made
+    of it (an f-string, ``join``, ``upper``) is a plain ``str``, the words as they were.
+    A copy (``copy``, ``pickle``) is a plain ``str`` too."""
+
+    how: Callable[..., str] | None
+    of: tuple[Any, ...]
+
+    def __new__(cls, text: str = "", how: Callable[..., str] | None = None,
+                of: tuple[Any, ...] = ()) -> Said:  # fmt: skip
+        said = super().__new__(cls, text)
+        said.how, said.of = how, of  # none: made by Kivy as type(text)(...), not said
+        return said
+
+    def again(self) -> str:
+        """The text said again, in the language spoken now."""
+        return str(self) if self.how is None else self.how(*self.of)
+
+    def format(self, *args: object, **kwargs: object) -> Said:
+        return Said(str.format(self, *args, **kwargs), _formatted, (self, args, kwargs))
+
+    def __add__(self, other: str) -> Said:
+        if not isinstance(other, str):
+            return NotImplemented
+        return Said(str.__add__(self, other), _joined, (self, other))
+
+    def __radd__(self, other: str) -> Said:
+        if not isinstance(other, str):
+            return NotImplemented
+        return Said(str.__add__(other, self), _joined, (other, self))
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return str, (str(self),)
+
+
+def _formatted(template: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    return retold(template).format(
+        *(retold(a) for a in args), **{k: retold(v) for k, v in kwargs.items()}
+    )
+
+
+def _joined(left: str, right: str) -> str:
+    return retold(left) + retold(right)
+
+
+def retold(value: Any) -> Any:
+    """``value`` said again in the language spoken now: a ``Said`` text, and the texts
+    inside a list, a tuple or a dict (a list or a dict is changed in place, so that
+    whoever holds it sees the new words). Anything else comes back as it is."""
+    if isinstance(value, Said):
+        return value.again()
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            new = retold(item)
+            if new is not item:
+                value[i] = new
+        return value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            new = retold(item)
+            if new is not item:
+                value[key] = new
+        return value
+    if type(value) is tuple:
+        items = tuple(retold(item) for item in value)
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value
+
+
+def retell_held(holder: object) -> None:
+    """Every text ``holder`` keeps in its attributes said again (a controller's last
+    words, a message waiting to be shown), after the language changed."""
+    for name, value in list(vars(holder).items()):
+        new = retold(value)
+        if new is not value:
+            setattr(holder, name, new)
+
+
 # ------------------------------------------------------------------ the functions
 def _(message: str) -> str:
-    return _translation.gettext(message)
+    return Said(_translation.gettext(message), _, (message,))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _translation.ngettext(singular, plural, n)
+    return Said(_translation.ngettext(singular, plural, n), ngettext, (singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
-    return _translation.pgettext(context, message)
+    return Said(_translation.pgettext(context, message), pgettext, (context, message))
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    return _translation.npgettext(context, singular, plural, n)
+    shown = _translation.npgettext(context, singular, plural, n)
+    return Said(shown, npgettext, (context, singular, plural, n))
 
 
 def ed_(edition: str | None, message: str) -> str:
     """``message`` in the words of ``edition`` ("clank" or "catacombs"; any other, None
     included, as a badge has none, reads as Clank!)."""
-    return _translation.pgettext(edition if edition in EDITIONS else "clank", message)
+    context = edition if edition in EDITIONS else "clank"
+    return Said(_translation.pgettext(context, message), ed_, (edition, message))
 
 
 def ned_(edition: str | None, singular: str, plural: str, n: int) -> str:
     """The plural form for ``n``, in the words of ``edition``."""
     context = edition if edition in EDITIONS else "clank"
-    return _translation.npgettext(context, singular, plural, n)
+    shown = _translation.npgettext(context, singular, plural, n)
+    return Said(shown, ned_, (edition, singular, plural, n))
 
 
 def translate_template(template: str | tuple[str, str], n: object, edition: str | None) -> str:
@@ -188,9 +277,11 @@ def translate_template(template: str | tuple[str, str], n: object, edition: str 
         shown = _translation.npgettext(context, singular, plural, n)
         if shown == english:
             shown = _translation.ngettext(singular, plural, n)
-        return shown
-    shown = _translation.pgettext(context, template)
-    return _translation.gettext(template) if shown == template else shown
+    else:
+        shown = _translation.pgettext(context, template)
+        if shown == template:
+            shown = _translation.gettext(template)
+    return Said(shown, translate_template, (template, n, edition))
 
 
 # Player colours (and the cube kinds that share the bag) as the screens name them, with
@@ -206,12 +297,16 @@ CUBE_NAMES = {
     "ghost": NC_("colour", "ghost"),
 }
 COLOUR_LETTERS = {
+    # TRANSLATORS: the letter that marks a player's colour (in the disc on their panel,
+    # before their count in the bag, at the end of their line in a chart): a letter of
+    # the colour's name, one of its own for each colour, and never one that reads as a
+    # digit beside a number ("O0" reads "00"): not O, О, З, Ч, Б, I or l
     "red": NC_("colour letter", "R"),
     "yellow": NC_("colour letter", "Y"),
     "green": NC_("colour letter", "G"),
     "blue": NC_("colour letter", "B"),
     "purple": NC_("colour letter", "P"),
-    "orange": NC_("colour letter", "O"),
+    "orange": NC_("colour letter", "N"),
 }
 
 
@@ -231,8 +326,10 @@ def reader_state(value: str) -> str:
 
 def player_name(name: str, capital: bool = False) -> str:
     """A player (a colour at the table) or a cube kind, in the current language."""
-    shown = pgettext("colour", name) if name in CUBE_NAMES else name
-    return shown[:1].upper() + shown[1:] if capital else shown
+    shown = _translation.pgettext("colour", name) if name in CUBE_NAMES else name
+    if capital:
+        shown = shown[:1].upper() + shown[1:]
+    return Said(shown, player_name, (name, capital))
 
 
 def colour_letter(name: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.checklist import unconfirmed_label
-from companion.i18n import _, current_language, ed_, ned_, ngettext, player_name
+from companion.i18n import Said, _, current_language, ed_, ned_, ngettext, player_name
 
 
 def next_draw_title(edition: str, reason: str, n: int, ends_game: bool) -> str:
@@ -61,7 +61,8 @@ def health_lost(x: float) -> str:
     text = f"{x:.1f}" if x < 9.95 else f"{x:.0f}"
     if text == "0.0":
         return "0"
-    return text.replace(".", decimal_point())
+    # said again in a language switched to while it is shown (companion.i18n.Said)
+    return Said(text.replace(".", decimal_point()), health_lost, (x,))
 
 
 def percent(p: float) -> str:

@@ -1834,7 +1834,23 @@ def fresh_screen(app: Any, live: Any) -> Any:
             screen.redraw(view)
     if hasattr(screen, "show_unresumable"):
         screen.show_unresumable()
+    lay_out(screen, live.size)
     return screen
+
+
+def lay_out(widget: Any, size: Any) -> None:
+    """``widget`` laid out at ``size`` now, as a frame would lay it out in the window
+    (what a panel's header or the status line holds depends on its width)."""
+    from kivy.uix.label import Label
+    from kivy.uix.layout import Layout
+
+    widget.size = tuple(size)
+    for _ in range(3):  # a layout's size settles from the outside in
+        for w in widget.walk(restrict=True):
+            if isinstance(w, Label):
+                w.texture_update()  # a button as wide as its words: its words first
+            if isinstance(w, Layout):
+                w.do_layout()
 
 
 # ------------------------------------------------------------------ the command

@@ -180,8 +180,11 @@ def ink_problems(ui: Any, least_figure: int, *, with_figures: bool = True) -> li
     """What the window's pixels show too small or cut: each figure's ink (a digit's
     height) and every other text's, and any text shortened or with a word broken
     (``with_figures``: the screen shows figures, and one at least must be measured)."""
-    from companion.ui.ink import screen_metrics
+    from companion.ui.ink import CROWDED, problems, screen_metrics
+    from companion.ui.taps import RULE
 
+    RULE.release_all()  # the screen as it is read: a control new a moment ago is veiled
+    ui.frames(2)
     measured = screen_metrics(ui.window)
     out = []
     for t in measured["texts"]:
@@ -193,4 +196,7 @@ def ink_problems(ui: Any, least_figure: int, *, with_figures: bool = True) -> li
     figures_seen = [t for t in measured["texts"] if t["figure"] and t["ink"]]
     if with_figures and not figures_seen:
         out.append("no figure measured")
+    # each text by its role: a figure's digits, a watched text's and another's capitals
+    # (companion.ui.ink), at the table's size for its players
+    out += problems(measured, CROWDED if least_figure < INK_FIGURE else CROWDED - 1)
     return out + [f"cut: {c}" for c in measured["cut"]]

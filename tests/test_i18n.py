@@ -257,7 +257,7 @@ def test_colour_letters_tell_the_players_apart(lang):
     names = [i18n.player_name(c) for c in colours]
     assert len(set(names)) == 6
     if lang == "en":
-        assert letters == list("RYGBPO") and names == colours
+        assert letters == list("RYGBPN") and names == colours
 
 
 # -------------------------------------------------------------- the language

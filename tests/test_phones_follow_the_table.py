@@ -30,6 +30,7 @@ from companion.config import AppConfig, Config, WebConfig  # noqa: E402
 from companion.i18n import set_language  # noqa: E402
 from companion.ui.colours import COLOURS, TURN_INK, TURN_MARK  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.odds import AVERAGE, cells  # noqa: E402
 from companion.view import health_lost, next_draw_title  # noqa: E402
 from companion.web.colours import hex_colour, palette_css  # noqa: E402
 from companion.web.view import odds_words  # noqa: E402
@@ -338,8 +339,8 @@ def test_health_lost_on_average_in_each_languages_own_way(language, small, large
 
 @pytest.mark.parametrize("language", ["en", "es", "ru", "uk"])
 def test_the_table_and_the_phones_write_the_same_figure(tmp_path, language):
-    """The panel's 'expected' figure on the table and the page's 'on average' for the
-    same player at the same moment: one formatter, the language's separator."""
+    """The health lost on average in the table's All odds and the page's 'on average'
+    for the same player at the same moment: one formatter, the language's separator."""
     ui = _table(tmp_path, language)
     try:
         ctl = ui.app.controller
@@ -351,9 +352,8 @@ def test_the_table_and_the_phones_write_the_same_figure(tmp_path, language):
         figure = health_lost(red.expected_damage)
         separator = "." if language == "en" else ","
         assert separator in figure and ("," if language == "en" else ".") not in figure
-        table = ui.app.screens.get_screen("table")
-        panel = next(p for p in table.panels() if p.player == "red")
-        assert "−" + figure in panel.risk_text, panel.risk_text
+        # the table says it in All odds (one tap away from the panels)
+        assert cells(red)[AVERAGE] == "−" + figure, cells(red)
         words = odds_words(list(red.odds), red.knock_out, red.health, "clank")
         assert figure in words["average"], words["average"]
     finally:
@@ -361,9 +361,9 @@ def test_the_table_and_the_phones_write_the_same_figure(tmp_path, language):
 
 
 def test_no_figure_of_the_odds_is_formatted_anywhere_else():
-    """One formatter (companion.view.health_lost): the table's panel and the phones'
+    """One formatter (companion.view.health_lost): the table's All odds and the phones'
     words format no decimal of their own."""
-    for path in (ROOT / "companion" / "ui" / "panel.py", ROOT / "companion" / "web" / "view.py"):
+    for path in (ROOT / "companion" / "ui" / "odds.py", ROOT / "companion" / "web" / "view.py"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r":\.\d+f\}|%\.\d+f", text), path
         assert "health_lost(" in text, path

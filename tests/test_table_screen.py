@@ -386,8 +386,7 @@ def test_the_window_shows_every_panel_in_its_colour_and_its_changes(tmp_path):
     would mean a panel not drawn), and a clank changes what its panel shows."""
     from collections import Counter
 
-    from companion.ui.colours import colour
-    from companion.ui.panel import _tint
+    from companion.ui.colours import panel_tint
 
     db = tmp_path / "games.db"
     ui = Harness(db, Config(app=AppConfig(database=str(db))))
@@ -401,7 +400,7 @@ def test_the_window_shows_every_panel_in_its_colour_and_its_changes(tmp_path):
         before = {}
         for panel in screen.panels():
             seen = ui.pixels(panel)
-            tint = tuple(round(c * 255) for c in _tint(colour(panel.player), 0.32)[:3])
+            tint = tuple(round(c * 255) for c in panel_tint(panel.player)[:3])
             common = Counter(seen).most_common(1)[0][0]
             assert all(abs(a - b) <= 2 for a, b in zip(common, tint, strict=True)), panel.player
             before[panel.player] = seen

@@ -159,9 +159,14 @@ def assert_readable(ui: Harness) -> None:
     assert not problems, "\n".join(problems)
 
 
+FIGURE_INK = 30  # px: a number that tells the state of the game, 2-4 teams
+WATCHED_CAP = 21  # px: the capitals of words the whole table watches
+
+
 def assert_ink(ui: Harness, figures: int | None = None) -> dict:
-    """Every text on top of the window at 18 px of ink or more, none cut or broken, and
-    the figures at ``figures`` px or more (TABLE_SCREEN.md)."""
+    """Every text on top of the window at 18 px of ink or more, none cut or broken, the
+    figures (a number alone, or a label that says it is a figure) at ``figures`` px or
+    more, and the words the table watches at 21 px of capitals (TABLE_SCREEN.md)."""
     from companion.ui.ink import screen_metrics
 
     measured = screen_metrics(ui.window)
@@ -169,9 +174,66 @@ def assert_ink(ui: Harness, figures: int | None = None) -> dict:
     assert measured["smallest_text_ink"] is not None and measured["smallest_text_ink"] >= 18, small
     assert measured["cut"] == []
     if figures is not None:
-        assert measured["smallest_figure_ink"] is not None
-        assert measured["smallest_figure_ink"] >= figures, measured["smallest_figure_ink"]
+        inks = [(t["ink"], t["text"]) for t in measured["texts"] if is_figure(t)]
+        assert inks and min(inks)[0] >= figures, sorted(inks)[:4]
+    watched = [(w.text, cap_height(w)) for w in said(ui, "watched")]
+    assert all(cap >= WATCHED_CAP for _text, cap in watched), watched
+    broken = [(w.text, word) for w in said(ui, "watched") for word in broken_words(w)]
+    assert not broken, broken  # a word too wide for its line is broken by Kivy
     return measured
+
+
+def broken_words(label: Label) -> list[str]:
+    """The words of a label that wraps its text wider than its lines (Kivy breaks
+    them in two): measured exactly, a pixel over is a broken word."""
+    from kivy.core.text import Label as CoreLabel
+
+    width = label.text_size[0]
+    if width is None or label.shorten or label.markup:
+        return []
+    options = {k: getattr(label, k) for k in Label._font_properties if hasattr(label, k)}
+    wide = []
+    for word in set(label.text.split()):
+        core = CoreLabel(**{**options, "text": word, "text_size": (None, None)})
+        core.refresh()
+        if core.content_size[0] > width:
+            wide.append(word)
+    return wide
+
+
+def is_figure(text: dict) -> bool:
+    """A measured text that is a figure: a number alone, or one its label says is one
+    ("2 → 4", the running totals' line); a dash alone has no digit to measure."""
+    figure = text["figure"] or text.get("role") == "figure"
+    return figure and text["ink"] > 0 and any(c.isdigit() for c in text["text"])
+
+
+def said(ui: Harness, role: str) -> list:
+    """The labels on screen (in sight, not scrolled away) that say they are ``role``."""
+    return [
+        w
+        for w in ui.widgets()
+        if isinstance(w, Label) and getattr(w, "ink_role", "") == role and w.text.strip()
+        and shown(w) and not scrolled_away(w)
+    ]  # fmt: skip
+
+
+def cap_height(label: Label) -> int:
+    """How high a capital draws in the label's font, size and weight: the rows of a
+    rendered "H" that hold ink (the words' height, without what hangs below the line or
+    an accent above it, which the window's ink of a whole line counts)."""
+    from kivy.core.text import Label as CoreLabel
+
+    core = CoreLabel(text="H", font_size=label.font_size, font_name=label.font_name,
+                     bold=label.bold)  # fmt: skip
+    core.refresh()
+    width, height = core.texture.size
+    alpha = core.texture.pixels[3::4]
+    best = run = 0
+    for row in range(height):
+        run = run + 1 if max(alpha[row * width : (row + 1) * width]) > 127 else 0
+        best = max(best, run)
+    return best
 
 
 def ink_of(ui: Harness, widgets) -> list[int]:
@@ -326,8 +388,8 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     assert tschak.teams["red"] == teams["red"] and tschak.selected == "blue"
     tap_pick(ui, empty_slot(ui, "blue"), "Mc")
     tap_pick(ui, empty_slot(ui, "blue"), "M3")
-    assert panel(ui, "blue").misplay_text == _("Misplay: penalty")
-    shot("floor-misplay")
+    assert panel(ui, "blue").misplay_text == _("Penalty")
+    shot("floor-misplay", figures=FIGURE_INK)  # a line per card, its number still large
     ui.tap(chips(ui, "M3")[0])  # taken back, once the table confirms
     answer_yes(ui)
     ui.tap(panel(ui, "blue").children[0])  # not a misplay after all
@@ -336,7 +398,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     tap_pick(ui, empty_slot(ui, "blue"), "D3x")
     reader(ui, stickers, *teams["green"])
     assert tschak.teams == teams
-    shot("floor")
+    shot("floor", figures=FIGURE_INK)
     ui.tap(_("Resolve floor {floor}").format(floor=1))
     assert ui.app.screens.current == "tschak_verdict"
     verdict = ui.app.screens.get_screen("tschak_verdict")
@@ -365,14 +427,17 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     assert ui.app.screens.current == "tschak_floor" and tschak.phase == "trophies"
     for player, card in ACTIONS[4]["last"].items():
         tap_pick(ui, empty_slot(ui, player), card)
-    shot("trophies")
+    shot("trophies", figures=FIGURE_INK)
     ui.tap(_("Award the trophies"))
     assert ui.app.control("tschak").snapshot()["trophies"][0]["gold"] == {
         "red": 2,
         "blue": 3,
         "green": 0,
     }
-    shot("trophy-verdict", figures=36)  # the gold
+    shot("trophy-verdict", figures=FIGURE_INK)  # the last cards' numbers, the gold
+    gold = [w for r in verdict.ids.columns.children for w in r.children
+            if getattr(w, "text", None) == r.gold]  # fmt: skip
+    assert len(gold) == 3 and min(ink_of(ui, gold)) >= 36  # the gold: the largest
     ui.tap(verdict.continue_text)
     assert ui.app.screens.current == "tschak_tower"
     # towers 2 to 4 as the table played them (straight to the controller), then the last
@@ -405,7 +470,7 @@ def test_a_tschak_game_at_the_table(tmp_path, harnesses, language):
     assert final.winner_text == _("{player} wins with {n} VP").format(
         player=player_name("red", capital=True), n=15
     )
-    shot("result", ink=True)  # every cell a text of 26 px at least
+    shot("result", figures=FIGURE_INK)  # every cell that counts a figure
     totals = [w for w in final.ids.totals.children if w.text.strip().lstrip("−-").isdigit()]
     assert len(totals) == 3 and min(ink_of(ui, totals)) >= 36  # the totals: figures
     # the elixir's use, chosen: red keeps the troglodyte after all
@@ -440,13 +505,13 @@ def test_four_and_two_players_fit_the_screen(tmp_path, harnesses, language):
         tschak.toggle_scores()  # the table turned the running totals on
         floor = ui.app.screens.get_screen("tschak_floor")
         assert floor.totals.startswith(_("Running totals (VP): {scores}").split("{")[0])
-        shot(f"floor-{len(players)}")
+        shot(f"floor-{len(players)}", figures=FIGURE_INK)  # the running totals too
         tschak.toggle_scores()
         if len(players) == 4:
             tschak.add_card("D1u", "blue")
         ui.tap(_("Resolve floor {floor}").format(floor=1))
         assert ui.app.screens.current == "tschak_verdict"
-        shot(f"verdict-{len(players)}", figures=30 if len(players) == 4 else 36)
+        shot(f"verdict-{len(players)}", figures=FIGURE_INK if len(players) == 4 else 36)
         verdict_in_sight(ui)
         tschak.abandon()
         ui.frames(2)
@@ -504,7 +569,7 @@ def test_the_end_of_a_game_at_two_and_four_teams(tmp_path, harnesses, language):
         shot(f"piles-{len(players)}", ink=True)
         ui.tap(_("Show the result"))
         assert final.revealed
-        shot(f"result-{len(players)}", ink=True)
+        shot(f"result-{len(players)}", figures=FIGURE_INK)
         totals = [w for w in final.ids.totals.children if w.text.strip().lstrip("−-").isdigit()]
         assert len(totals) == len(players) and min(ink_of(ui, totals)) >= 36
         scores = sorted(int(w.text.replace("−", "-")) for w in totals)

@@ -211,7 +211,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     assert not ink_problems(ui, INK_FIGURE, with_figures=False), ink_problems(
         ui, INK_FIGURE, with_figures=False
     )
-    assert scoring.player == "red" and "Cards: " in scoring.parts_text
+    assert scoring.player == "red" and "Cards" in dict(scoring.parts)
     ui.tap("Treasure Hunter")  # tapped in the deck list: taken out again
     assert sorted(ui.app.controller.deck("red")) == ["Burgle", "Burgle", "Dragon's Eye"]
     ui.tap("B · Blue...")

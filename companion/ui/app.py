@@ -22,14 +22,18 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.properties import AliasProperty, ReferenceListProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.widget import Widget
 
 from companion.config import Config, ConfigError, save_config, with_pin_hash
 from companion.i18n import (
     _,
     current_language,
     reader_state,
+    retell_held,
+    retold,
     set_language,
 )
 from companion.kinds import editions, kind_of
@@ -159,6 +163,8 @@ class CompanionApp(TableDesk, App):
         self._presses: dict[str, float] = {}  # each panel button's last press (panel_press)
         self._where: Any = None  # the screen and the turn, as last seen (_note_move)
         self._moved = float("-inf")  # when they last changed (Clock.get_time())
+        # through a language switch: what a screen held, by name, for its new self
+        self._kept: dict[str, dict[str, Any]] = {}
         set_language(config_.app.language)
         if store is not None:
             self._attach(store)
@@ -430,7 +436,10 @@ class CompanionApp(TableDesk, App):
 
     def screen(self, name: str) -> Any:
         if not self.screens.has_screen(name):
-            self.screens.add_widget(screen_factory(name)(name=name))
+            made = screen_factory(name)(name=name)
+            for key, value in self._kept.pop(name, {}).items():  # see switch_language
+                setattr(made, key, value)
+            self.screens.add_widget(made)
         return self.screens.get_screen(name)
 
     def show_screen(self, name: str) -> None:
@@ -582,17 +591,81 @@ class CompanionApp(TableDesk, App):
         return ""
 
     def switch_language(self, language: str) -> None:
-        """Change the language at once: the layouts are read again, the game stays."""
+        """Change the language at once, and every text on the window with it. The layouts
+        are read again and the screens built again (the game stays). What was told before
+        the switch and is kept is said again in the new language (``companion.i18n.Said``):
+        the controllers' last words (the table's line of what just happened), the status
+        bar's message, what the screen shown holds (a past game's audit, the seats
+        picked), and every text of the pop-ups open (a question, a menu, the dragon's
+        attack)."""
         set_language(language)
+        for holder in (getattr(self, "controller", None), *self._controls.values()):
+            if holder is not None:
+                retell_held(holder)
         current = self.screens.current
+        kept = screen_state(self.screens.current_screen)
+        self._kept = {current: {name: retold(value) for name, value in kept.items()}}
+        told = self.status.text if self.trouble is None else ""
         unload_layouts()
         window = self.root.get_root_window() if self.root is not None else None
         old = self.root
-        self.root = self.build()
-        if window is not None and old is not None:
-            window.remove_widget(old)
-            window.add_widget(self.root)
-        self.show_screen(current)
+        try:
+            self.root = self.build()
+            if window is not None and old is not None:
+                replace_root(window, old, self.root)
+            if self.trouble is None:
+                self.show_screen(current)
+                self.status.text = retold(told)
+        finally:
+            self._kept = {}
+        from kivy.uix.modalview import ModalView
+
+        for view in window.children if window is not None else ():
+            if isinstance(view, ModalView):
+                retell_widgets(view)
+
+
+def replace_root(window: Any, old: Any, new: Any) -> None:
+    """``new`` in the window in the place of ``old``: under what lay over it (a pop-up,
+    the on-screen keyboard), which stays over it."""
+    children = list(window.children)  # the topmost first
+    over = children[: children.index(old)] if old in children else []
+    window.remove_widget(old)
+    window.add_widget(new)
+    for widget in reversed(over):  # each back on top, the lowest first
+        window.remove_widget(widget)
+        window.add_widget(widget)
+
+
+def screen_state(screen: Any) -> dict[str, Any]:
+    """What a screen holds of its own (its class's Kivy properties, not a widget): given
+    to the same screen built again in another language as it is made, before it is shown
+    and redrawn from the controller (a past game's audit stays that game's, the seats
+    picked stay picked; what it draws from the game is drawn again)."""
+    if screen is None:
+        return {}
+    state = {}
+    for name, prop in screen.properties().items():
+        if hasattr(Screen, name) or isinstance(prop, AliasProperty | ReferenceListProperty):
+            continue  # a screen's as a screen (its name, size, place...): not its own
+        value = getattr(screen, name)
+        if not isinstance(value, Widget):
+            state[name] = value
+    return state
+
+
+def retell_widgets(top: Any) -> None:
+    """Every text ``top`` and the widgets in it hold in their properties, said again in
+    the language spoken now: a pop-up open through a language switch (a Label bound in
+    its layout follows the property it shows)."""
+    for widget in top.walk(restrict=True):
+        for name, prop in widget.properties().items():
+            if isinstance(prop, AliasProperty | ReferenceListProperty):
+                continue
+            value = getattr(widget, name)
+            new = retold(value)
+            if new is not value:
+                setattr(widget, name, new)
 
 
 def hand_over(work: Callable[[], Any]) -> None:

@@ -25,14 +25,16 @@ from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import ListProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
+from companion.ui.colours import BACKGROUND, DRAGON_MARK
 from companion.ui.drawn import DrawnText
 
 TEXT = 26  # px: every text on a chart (about 18 px of ink)
 LINE = 34  # px: a line of chart text, with room around it
 INK = (0.92, 0.92, 0.95, 1)
 GRID = (1, 1, 1, 0.12)
-MARK = (0.85, 0.25, 0.2, 0.9)  # a tick under the plot: the dragon drew
-BACKGROUND = (0.14, 0.15, 0.18, 1)  # the screens' own, so a PNG reads as the screen does
+# a tick under the plot where the dragon drew: a colour no player's line is near; the
+# plot on the screens' own background (BACKGROUND), so a PNG reads as the screen does
+MARK = DRAGON_MARK
 
 
 @dataclass(frozen=True)

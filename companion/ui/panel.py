@@ -18,14 +18,23 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _, ed_, pgettext, player_name
-from companion.ui.colours import TURN_INK, TURN_MARK, colour, letter, text_colour
+from companion.ui.colours import (
+    DARK_INK,
+    TURN_INK,
+    TURN_MARK,
+    colour,
+    letter,
+    panel_ink,
+    panel_tint,
+    text_colour,
+)
 from companion.ui.drawn import DrawnText, DrawnWidget
 from companion.ui.layouts import Layout
 from companion.ui.odds import percent
 from companion.view import PlayerView, TableView
 
 COIN = "●"  # drawn in DejaVuSans, in gold
-ARTIFACT = "[font=DejaVuSans][color=9fd8ff]◆[/color][/font]"
+ARTIFACT = "[font=DejaVuSans][color={colour}]◆[/color][/font]"
 TEXT = "26sp"  # a text for the player who taps: about 18 px of ink (TABLE_SCREEN.md)
 WATCHED = "30sp"  # a text the whole table watches (the odds' word, the turn): 21 px
 FIGURE = "52sp"  # the figures a player looks for: about 37 px of ink
@@ -35,10 +44,31 @@ SMALL_NUMBER = "38sp"  # the same with 5-6 players: 27 px (26 px at least)
 GOLD = (0.95, 0.78, 0.27, 1)
 
 
-def _tint(rgba: tuple[float, ...] | list[float], amount: float) -> list[float]:
-    """The colour darkened towards the background (0: the background, 1: the colour)."""
-    base = (0.14, 0.15, 0.18)
-    return [base[i] + (rgba[i] - base[i]) * amount for i in range(3)] + [1]
+class Inks:
+    """The colours drawn on a panel's fill: for the five dark fills light ones, for
+    yellow's light fill dark ones (companion.ui.colours.panel_ink), each 4.5:1 at least
+    on its fill."""
+
+    def __init__(self, light: bool) -> None:
+        self.light = light
+        if light:  # a light fill: dark ink
+            self.text = self.soft = DARK_INK
+            self.coin, self.artifact = (0.42, 0.3, 0.0, 1), "1d3f7a"
+            self.heart, self.hurt = (0.62, 0.04, 0.1, 1), (0.55, 0.06, 0.04, 1)
+            self.amber, self.status = (0.5, 0.16, 0.0, 1), (0.5, 0.08, 0.04, 1)
+        else:
+            self.text, self.soft = (1, 1, 1, 1), (0.93, 0.93, 0.96, 1)
+            self.coin, self.artifact = GOLD, "9fd8ff"
+            self.heart, self.hurt = (0.95, 0.3, 0.3, 1), (1, 0.55, 0.45, 1)
+            self.amber, self.status = (1, 0.82, 0.3, 1), (1, 0.7, 0.6, 1)
+        self.odds = (0.88, 0.9, 0.93, 1) if not light else DARK_INK
+
+
+def inks_of(light: bool) -> Inks:
+    return LIGHT_INKS if light else DARK_INKS
+
+
+LIGHT_INKS, DARK_INKS = Inks(True), Inks(False)
 
 
 class PanelHeader(DrawnWidget):
@@ -56,13 +86,15 @@ class PanelHeader(DrawnWidget):
     odds_word = StringProperty("")
     odds_colour = ListProperty([0.88, 0.9, 0.93, 1])
     odds_bold = BooleanProperty(False)
+    light = BooleanProperty(False)  # a light fill (yellow's): dark ink
     active = BooleanProperty(False)
     compact = BooleanProperty(False)
     turn = StringProperty("turn")
     swatch = ListProperty([1, 1, 1, 1])
     ink_colour = ListProperty([1, 1, 1, 1])
     drawn_from = ("letter", "name", "info", "gold", "out", "odds_word", "odds_colour",
-                  "odds_bold", "active", "compact", "turn", "swatch", "ink_colour")  # fmt: skip
+                  "odds_bold", "light", "active", "compact", "turn", "swatch",
+                  "ink_colour")  # fmt: skip
 
     def __init__(self, **kwargs: Any) -> None:
         self._disc_colour = Color(1, 1, 1, 1)
@@ -83,6 +115,7 @@ class PanelHeader(DrawnWidget):
 
     def draw(self) -> None:
         x, cy, gap = self.x, self.center_y, dp(6)
+        inks = inks_of(self.light)
         self._disc_colour.rgba = self.swatch
         self._disc.pos = (x, cy - dp(15))
         self.letter_ink.show(self.letter, self.ink_colour)
@@ -101,8 +134,8 @@ class PanelHeader(DrawnWidget):
         left = x + dp(30) + gap
         # with 5-6 players (or once out, the status in the figures' line) the gold
         gold = self.gold if self.compact or self.out else ""
-        self.coin_ink.show(COIN if gold else "", GOLD)
-        self.gold_ink.show(gold, (1, 1, 1, 1), SMALL_NUMBER if self.compact else NUMBER)
+        self.coin_ink.show(COIN if gold else "", inks.coin)
+        self.gold_ink.show(gold, inks.text, SMALL_NUMBER if self.compact else NUMBER)
         cw, ch = self.coin_ink.size
         gw, gh = self.gold_ink.size
         self.gold_ink.place(right - gw, cy - gh / 2)
@@ -115,29 +148,29 @@ class PanelHeader(DrawnWidget):
         tw, th = self.turn_ink.size
         badge = tw + dp(10) if marked else 0
         room = max(1.0, right - left - (badge + gap if badge else 0))
-        self.name_ink.show_within(self.name, (1, 1, 1, 1), room)
+        self.name_ink.show_within(self.name, inks.text, room)
         if self.name_ink.shortened and self.width >= dp(200):
             # a name is whole or not at all: the letter in its disc and the panel's
             # colour name the player
-            self.name_ink.show("", (1, 1, 1, 1))
+            self.name_ink.show("", inks.text)
         name_w = self.name_ink.size[0]
         rest = room - name_w - gap
-        self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), rest, halign="right")
+        self.info_ink.show_within(self.info, inks.soft, rest, halign="right")
         if self.info_ink.shortened and self.width >= dp(200):
             # artifacts and a credit too many for the line: the figures keep it whole,
             # and the letter in its disc and the panel's colour name the player (a
             # header narrower than any panel is one not laid out yet: it keeps all)
-            self.name_ink.show("", (1, 1, 1, 1))
+            self.name_ink.show("", inks.text)
             name_w = 0
             rest = room
-            self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), rest, halign="right")
+            self.info_ink.show_within(self.info, inks.soft, rest, halign="right")
             if self.info_ink.shortened and badge:
                 # still too many: the turn marker goes too (the panel's white frame and
                 # End turn, which names the player, still say whose turn it is)
                 self.turn_ink.show(self.turn, (*TURN_INK[:3], 0))
                 badge = 0
                 rest = room = max(1.0, right - left)
-                self.info_ink.show_within(self.info, (0.93, 0.93, 0.96, 1), rest, halign="right")
+                self.info_ink.show_within(self.info, inks.soft, rest, halign="right")
         info_w = self.info_ink.size[0] if rest > 1 else 0
         self.name_ink.place(left, cy - self.name_ink.size[1] / 2)
         badge_x = left + (name_w + gap if name_w else 0)
@@ -176,8 +209,9 @@ class Figures(DrawnWidget):
     status_lines = ListProperty([])  # once out: "knocked out", on one or two lines
     risk_colour = ListProperty([0.88, 0.9, 0.93, 1])
     risk_bold = BooleanProperty(False)
+    light = BooleanProperty(False)  # a light fill (yellow's): dark ink
     drawn_from = ("compact", "clank", "health", "gold", "hurt", "swatch", "odds",
-                  "status_lines", "risk_colour", "risk_bold")  # fmt: skip
+                  "status_lines", "risk_colour", "risk_bold", "light")  # fmt: skip
 
     def __init__(self, **kwargs: Any) -> None:
         self._shapes = {
@@ -199,10 +233,11 @@ class Figures(DrawnWidget):
     def draw(self) -> None:
         shapes = self._shapes
         x, cy = self.x, self.center_y
+        inks = inks_of(self.light)
         big = SMALL_FIGURE if self.compact else FIGURE
-        self.clank_ink.show(self.clank, (1, 1, 1, 1), big)
-        self.heart_ink.show("♥", (0.95, 0.3, 0.3, 1) if self.hurt < 1 else (0.5, 0.5, 0.5, 1))
-        hurt = (1, 1, 1, 1) if self.hurt < 0.7 else (1, 0.55, 0.45, 1)
+        self.clank_ink.show(self.clank, inks.text, big)
+        self.heart_ink.show("♥", inks.heart if self.hurt < 1 else (0.5, 0.5, 0.5, 1))
+        hurt = inks.text if self.hurt < 0.7 else inks.hurt
         self.health_ink.show(self.health, hurt, big)
         # a cube (the player's colour with a dark edge), then the cubes in the Clank! area
         shapes["edge"][1].pos = (x + dp(1), cy - dp(12))
@@ -219,8 +254,8 @@ class Figures(DrawnWidget):
         left = heart_x + kw + dp(2) + hw + dp(10)
         # then (2-4 players, in the game) a coin and the gold
         gold = "" if self.compact or self.status_lines else self.gold
-        self.coin_ink.show(COIN if gold else "", GOLD)
-        self.gold_ink.show(gold)
+        self.coin_ink.show(COIN if gold else "", inks.coin)
+        self.gold_ink.show(gold, inks.text)
         cw, ch = self.coin_ink.size
         gw, gh = self.gold_ink.size
         self.coin_ink.place(left, cy - ch / 2)
@@ -263,7 +298,6 @@ class Figures(DrawnWidget):
         return [t for t in (ink.seen(self) for ink in inks) if t]
 
 
-
 def two_lines(text: str) -> list[str]:
     """``text`` broken at the space nearest its middle."""
     middle = len(text) / 2
@@ -284,6 +318,7 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
     name_text = StringProperty("")
     swatch = ListProperty([1, 1, 1, 1])
     tint = ListProperty([0.2, 0.2, 0.2, 1])
+    light = BooleanProperty(False)  # a light fill (yellow's): dark ink
     ink = ListProperty([1, 1, 1, 1])
     active = BooleanProperty(False)
     out = BooleanProperty(False)
@@ -314,7 +349,11 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
         self.letter = letter(p.name)
         self.name_text = player_name(p.name, capital=True)
         self.swatch = list(colour(p.name))
-        self.tint = _tint(colour(p.name), 0.32 if not p.out else 0.16)
+        # an out player keeps their fill: a faded one is lost among the others for a
+        # colour-blind player (the panel says "out" in words)
+        self.tint = list(panel_tint(p.name))
+        self.light = panel_ink(p.name) == DARK_INK
+        inks = inks_of(self.light)
         self.ink = list(text_colour(p.name))
         self.active = p.active
         self.out = p.out
@@ -333,7 +372,8 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
         self.gold_text = str(p.gold)
         parts = []  # icons, not words: an artifact
         if p.artifacts:
-            parts.append(f"{ARTIFACT} {'+'.join(map(str, p.artifacts))}")
+            mark = ARTIFACT.format(colour=inks.artifact)
+            parts.append(f"{mark} {'+'.join(map(str, p.artifacts))}")
         if p.anti_clank:
             # TRANSLATORS: a credit of anti-clank on a player's panel, short ("−2 Clank!")
             parts.append(ed_(edition, "−{n} Clank!").format(n=p.anti_clank))
@@ -349,12 +389,12 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
             # is one tap away (All odds)
             self.risk_text = _("knock-out {chance}").format(chance=percent(ko))
             self.danger = ko >= 0.1 or (ko > 0 and p.health <= 2)
-            self.risk_colour = [1, 0.82, 0.3, 1] if self.danger else [0.88, 0.9, 0.93, 1]
+            self.risk_colour = list(inks.amber if self.danger else inks.odds)
         else:
             self.knock_out = 0
             self.danger = False
             self.risk_text = ""
-            self.risk_colour = [0.88, 0.9, 0.93, 1]
+            self.risk_colour = list(inks.odds)
         self._draw_parts()
 
     def _draw_parts(self) -> None:
@@ -369,9 +409,10 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
         figures.clank, figures.health, figures.hurt = self.clank, self.health, self.hurt
         figures.swatch = self.swatch
         header.out = bool(self.status_text)
+        header.light = figures.light = self.light
         if self.status_text:
             figures.status_lines = [self.status_text]
-            figures.risk_colour = [1, 0.7, 0.6, 1]
+            figures.risk_colour = list(inks_of(self.light).status)
             figures.risk_bold = True
             header.odds_word = ""
         else:

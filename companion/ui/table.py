@@ -127,11 +127,12 @@ class BagRow(DrawnWidget):
     chips = ListProperty([])  # (mark, count, swatch, ink, outlined) per chip
     tight = BooleanProperty(False)  # 5-6 players: narrower chips, smaller figures
     room = NumericProperty(0)  # the width it may take (0: any): past it, the words go
-    drawn_from = ("chips", "tight", "room")
+    drawn_from = ("chips", "tight")
 
     def __init__(self, **kwargs: Any) -> None:
         self._chips: list[tuple[Any, ...]] = []
         super().__init__(**kwargs)
+        self.fbind("room", self._trigger)  # (a place it is given, not what it shows)
 
     def draw(self) -> None:
         while len(self._chips) < len(self.chips):  # a chip: its shapes, its mark, its count

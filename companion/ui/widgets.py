@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, Quad, Rectangle
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -86,13 +87,6 @@ class FitText(_LabelBase):
 
 class FitLabel(FitText, Label):
     pass
-
-
-class Count(Label):
-    """A number that is no figure a player looks for (a count in the bag): the screen's
-    measure holds it to the size of a text, not of a figure (companion.ui.ink)."""
-
-    figure = False
 
 
 class FitToggleButton(FitText, ToggleButton):
@@ -194,16 +188,20 @@ def _ghost(x: float, y: float, side: float) -> tuple[float, ...]:
 
 
 class BagCount(Layout, BoxLayout):
-    """One kind of cube in the bag before the draw: a small cube and how many."""
+    """One kind of cube in the bag before the draw: a small cube and, under it, how many
+    (a figure the table reads)."""
 
     layouts = ("attack.kv",)
 
     kind = StringProperty("")
     count = StringProperty("")
+    figure_size = NumericProperty("44sp")
 
 
 class VerdictLine(Layout, BoxLayout):
-    """One player after the attack: damage taken and health left, or knocked out."""
+    """One player after the attack: damage taken and health left, or knocked out. The
+    damage is a figure with its word beside it (``damage``, ``damage_words``: the
+    sentence's words around the number, in the language's order)."""
 
     layouts = ("attack.kv",)
 
@@ -211,10 +209,13 @@ class VerdictLine(Layout, BoxLayout):
     letter_text = StringProperty("")
     swatch = ListProperty([1, 1, 1, 1])
     ink = ListProperty([1, 1, 1, 1])
-    damage_text = StringProperty("")
+    damage_text = StringProperty("")  # the damage in words ("2 damage")
+    damage = StringProperty("")  # its figure ("2")
+    damage_words = StringProperty("")  # the words beside it ("damage")
     health = StringProperty("")
     health_text = StringProperty("")
     knocked_out = BooleanProperty(False)
+    figure_size = NumericProperty("44sp")
 
     def on_kind(self, *args: Any) -> None:
         self.letter_text = letter(self.kind)
@@ -225,7 +226,9 @@ class VerdictLine(Layout, BoxLayout):
 class AttackView(Layout, ModalView):
     """The dragon attack as an event: the bag's counts, then the cubes drawn one at a
     time, large and in the middle; the verdict (each player's damage, health left,
-    knock-outs) only once the last cube is shown, and then one plain Continue."""
+    knock-outs) only once the last cube is shown, and then one plain Continue. The bag's
+    counts, the damage and the health left are figures the whole table reads
+    (companion.ui.figures: smaller with 5-6 players, as the table's)."""
 
     layouts = ("attack.kv",)
 
@@ -236,9 +239,19 @@ class AttackView(Layout, ModalView):
     finished = BooleanProperty(False)  # the last cube is shown: the verdict and Continue
     dismiss_text = StringProperty("")
     draw = ObjectProperty(None)
+    figure_size = NumericProperty("44sp")  # px: the bag's counts, the damage, the health
+    cube_side = NumericProperty(112)  # px: each cube drawn, as large as its room allows
     STEP = 0.6  # seconds between two cubes
+    CUBE = 112  # px: the largest cube (one to five of them)
+    LEAST_CUBE = 60  # px: the smallest, however many cubes and players
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ids.cube_room.bind(size=self.fit_cubes)
 
     def play(self, attack: AttackEvent, step: float | None = None) -> None:
+        from companion.ui.figures import figure_size  # (it builds on this module's labels)
+
         step = self.STEP if step is None else step
         draw = attack.draw
         self.draw = draw
@@ -251,20 +264,20 @@ class AttackView(Layout, ModalView):
         self.dismiss_text = _("Continue")
         self.finished = False
         self.shown = 0
+        seats = {k for k, _n in bag if k not in ("black", "ghost")}
+        self.figure_size = figure_size(len(seats | {h.player for h in attack.hurt}))
         counts = self.ids.bag
         counts.clear_widgets()
         for kind, count in bag:
             if count:
-                counts.add_widget(BagCount(kind=kind, count=str(count)))
+                counts.add_widget(BagCount(kind=kind, count=str(count),
+                                           figure_size=self.figure_size))  # fmt: skip
         cubes = self.ids.cubes
         cubes.clear_widgets()
-        side = self._cube_side(n)
-        cubes.spacing = 12 if n <= 6 else 8
         for _i in range(n):
-            cubes.add_widget(CubeToken(size_hint=(None, None), size=(side, side),
-                                       font_size=max(36, int(side * 0.42))))  # fmt: skip
-        cubes.width = n * side + max(n - 1, 0) * cubes.spacing
+            cubes.add_widget(CubeToken(size_hint=(None, None)))
         self._verdict(attack.hurt)
+        self.fit_cubes()
         self._drawn = list(drawn)
         self._step = step
         if not self._drawn:
@@ -278,9 +291,21 @@ class AttackView(Layout, ModalView):
         if finished:
             self.ids.dismiss.settle()
 
-    def _cube_side(self, n: int) -> int:
-        room = 700  # the view's inside width at 800x480
-        return int(max(60, min(112, (room - 12 * max(n - 1, 0)) / max(n, 1))))
+    def fit_cubes(self, *args: Any) -> None:
+        """The cubes as large as the room the title, the bag and the verdict leave them
+        (its room kept from the first cube), CUBE px at most, LEAST_CUBE at least."""
+        cubes, room = self.ids.cubes, self.ids.cube_room
+        tokens = list(cubes.children)
+        n = len(tokens)
+        gap = 12 if n <= 6 else 8
+        wide = (room.width - dp(20) - gap * max(n - 1, 0)) / max(n, 1)
+        side = int(max(self.LEAST_CUBE, min(self.CUBE, wide, room.height - dp(4))))
+        cubes.spacing = gap
+        for token in tokens:
+            token.size = (side, side)
+            token.font_size = max(36, int(side * 0.42))
+        cubes.width = n * side + max(n - 1, 0) * gap
+        self.cube_side = side
 
     def _next_cube(self, dt: float) -> None:
         tokens = list(reversed(self.ids.cubes.children))
@@ -294,13 +319,19 @@ class AttackView(Layout, ModalView):
             Clock.schedule_once(self._next_cube, self._step)
 
     def _verdict(self, hurt: tuple[HurtView, ...]) -> None:
+        from companion.ui.figures import around
+
         box = self.ids.verdict
         box.clear_widgets()
         lines = []
         for h in hurt:
             p, n, out = h.player, h.damage, h.knocked_out
             damage = ngettext("{n} damage", "{n} damage", n).format(n=n) if n else ""
-            line = VerdictLine(kind=p, damage_text=damage, knocked_out=out)
+            # the figure drawn apart, the sentence's words beside it
+            before, after = around(damage, str(n)) if n else ("", "")
+            line = VerdictLine(kind=p, damage_text=damage, damage=str(n) if n else "",
+                               damage_words=" ".join(w for w in (before, after) if w),
+                               knocked_out=out, figure_size=self.figure_size)  # fmt: skip
             if out:
                 line.health_text = _("knocked out!")
             elif h.health is not None:

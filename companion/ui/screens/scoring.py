@@ -8,16 +8,23 @@ from collections import Counter
 from functools import partial
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.metrics import dp
 from kivy.properties import ListProperty, StringProperty
+from kivy.uix.button import Button
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.drawn import text_extent
+from companion.ui.figures import CROWDED, TEXT, WatchedFigure, around, figure_size
 from companion.ui.layouts import Layout
 from companion.ui.qr import ProofView
 from companion.ui.screens.choices import catalog_components
 from companion.ui.screens.kit import app, grouped, part_name, proof_data, table_button
 from companion.ui.screens.popups import Picker
+from companion.ui.widgets import FitLabel
 from companion.view import TableView
 
 
@@ -31,12 +38,15 @@ class ScoringScreen(Layout, Screen):
     layouts = ("scoring.kv",)
 
     player = StringProperty("")
-    winner_text = StringProperty("")
+    winner_text = StringProperty("")  # the winner in one sentence ("Red wins — 39")
+    winner_words = StringProperty("")  # its words, drawn beside its figure ("Red wins —")
+    winner_score = StringProperty("")  # its figure ("39")
+    tie_text = StringProperty("")  # how a tie for the first place was broken
     winner_swatch = ListProperty([0.3, 0.3, 0.35, 1])
     winner_ink = ListProperty([1, 1, 1, 1])
     heading = StringProperty("")
-    place_text = StringProperty("")
-    parts_text = StringProperty("")
+    reason_text = StringProperty("")  # why the chosen player scores nothing
+    parts = ListProperty([])  # the chosen player's parts that count: (words, figure)
     notes_text = StringProperty("")
     ranking_text = StringProperty("")
     seed_text = StringProperty("")
@@ -46,6 +56,9 @@ class ScoringScreen(Layout, Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         self._proof: ProofView | None = None  # the proof so far, while it is shown
+        # the players' buttons: the button, its figure, its words from the longest
+        self._names: list[tuple[Button, WatchedFigure, tuple[str, ...]]] = []
+        self._name_trigger = Clock.create_trigger(self._name_buttons)
         super().__init__(**kwargs)
 
     def redraw(self, view: TableView | None = None) -> None:
@@ -69,8 +82,13 @@ class ScoringScreen(Layout, Screen):
         self.winner_text = _("{player} wins — {score}").format(
             player=player_name(first.player, capital=True), score=first.score
         )
+        self.winner_score = str(first.score)
+        before, after = around(self.winner_text, self.winner_score)
+        self.winner_words = " ".join(w for w in (before, after) if w)
+        self.tie_text = ""
         if len(ranking) > 1 and ranking[1].score == first.score:
-            self.winner_text += "  " + _("(tie broken by the best artifact)")
+            self.tie_text = _("(tie broken by the best artifact)")
+            self.winner_text += "  " + self.tie_text
         self.winner_swatch = list(colour(first.player))
         self.winner_ink = list(text_colour(first.player))
         rows = []
@@ -94,27 +112,18 @@ class ScoringScreen(Layout, Screen):
             "{player}: {n} cards (a tap takes one out)",
             len(cards),
         ).format(player=player_name(self.player, capital=True), n=len(cards))
-        place = next((r for r in view.ranking if r.player == self.player), None)
-        self.place_text = (
-            _("{place}. {player}: {score} VP").format(
-                place=place.place, player=player_name(self.player, capital=True), score=place.score
-            )
-            if place is not None
-            else player_name(self.player, capital=True)
-        )
         edition = view.edition
         reasons = {
             "no artifact": _("no artifact"),
             "knocked out in the Depths": ed_(edition, "knocked out in the Depths"),
         }
-        parts = score.parts if score is not None else ()
-        # the parts that count (a zero says nothing), then the total, in view at once
-        lines = [f"{part_name(k, edition)}: {v}" for k, v in parts if v]
-        if score is not None and not score.qualifies:
-            lines.insert(0, f"[color=ff8866]{reasons.get(score.reason, score.reason)}[/color]")
-        total = _("Total")
-        lines.append(f"[b]{total}: {score.total if score is not None else 0}[/b]")
-        self.parts_text = "\n".join(lines)
+        reason = score.reason if score is not None and not score.qualifies else None
+        self.reason_text = "" if reason is None else reasons.get(reason, reason)
+        # the parts that count (a zero says nothing; none when the player scores
+        # nothing); the total is on the player's button above
+        parts = score.parts if score is not None and reason is None else ()
+        self.parts = [(part_name(k, edition), v) for k, v in parts if v]
+        self._show_parts(figure_size(len(view.players)))
         self.notes_text = "\n".join(score.notes) if score is not None else ""
         grid = self.ids.deck
         grid.clear_widgets()
@@ -127,29 +136,70 @@ class ScoringScreen(Layout, Screen):
                 )
             )
 
+    def _show_parts(self, size: float) -> None:
+        """The breakdown's rows: each part's words, its figure on the right (the figures
+        right-aligned, as wide as the widest)."""
+        grid = self.ids.parts
+        grid.clear_widgets()
+        height = round(size * 1.17)  # a figure's line: five fit the screen at 2-4 players
+        figures = []
+        for words, value in self.parts:
+            name = FitLabel(text=words, full_font_size=TEXT, min_font_size=TEXT,
+                            halign="left", valign="middle", shorten=True,
+                            size_hint_y=None, height=height)  # fmt: skip
+            name.bind(size=lambda w, size: setattr(w, "text_size", size))
+            grid.add_widget(name)
+            figure = WatchedFigure(text=str(value), font_size=size, bold=True,
+                                   halign="right", valign="middle", size_hint=(None, None),
+                                   height=height)  # fmt: skip
+            figure.texture_update()
+            figures.append(figure)
+            grid.add_widget(figure)
+        widest = max((f.texture_size[0] for f in figures), default=0)
+        for figure in figures:
+            figure.width = widest
+            figure.text_size = (widest, None)
+
     def _show_selector(self, view: Any) -> None:
         ctl = app().controller
         selector = self.ids.selector
         selector.clear_widgets()
-        compact = len(view.players) > 4
+        size = figure_size(len(view.players))
+        self._names = []
         for p in view.players:
             score = p.score if p.score is not None else 0
             chosen = p.name == self.player
-            who = (
-                letter(p.name)
-                if compact
-                else f"{letter(p.name)} · " + player_name(p.name, capital=True)
-            )
+            named = player_name(p.name, capital=True)
+            # the words on a player's button, the first that fits every button
+            names = (letter(p.name),) if len(view.players) >= CROWDED else (
+                f"{letter(p.name)} · {named}", named, letter(p.name))  # fmt: skip
             button = table_button(
-                who + "\n" + _("{score} VP").format(score=score),
+                names[0],
                 partial(ctl.score_player, p.name),
                 background_color=colour(p.name) if chosen else _dim(colour(p.name)),
                 color=text_colour(p.name) if chosen else (1, 1, 1, 1),
                 bold=chosen,
-                height=64,
+                height=dp(52),
             )
             button.meaning = f"score {p.name}"  # its move, whatever the total it shows
+            figure = with_figure(button, str(score), size)
+            button.bind(size=self._name_trigger)
+            self._names.append((button, figure, names))
             selector.add_widget(button)
+        self._name_trigger()
+
+    def _name_buttons(self, *args: Any) -> None:
+        """Every player named alike on their button: the letter and the name, else the
+        name alone, else the letter (the button's colour names them too), the first
+        that fits beside the figure on every button."""
+        if not self._names:
+            return
+        levels = min(len(names) for _b, _f, names in self._names)
+        level = next((i for i in range(levels)
+                      if all(fits_beside(b, f, names[i]) for b, f, names in self._names)),
+                     levels - 1)  # fmt: skip
+        for button, _figure, names in self._names:
+            button.text = names[level]
 
     def _show_proof(self, view: TableView) -> None:
         seed = view.server_seed or ""
@@ -213,6 +263,35 @@ def final_proof(ctl: Any, game: int, client_seed: str) -> ProofView:
     final = bool(row.get("closed"))
     data = proof_data(game, row.get("commitment") or "", seed, client_seed, head, final=final)
     return ProofView(data, grouped(seed, per_line=2), grouped(head, per_line=2), final=final)
+
+
+def with_figure(button: Button, figure: str, size: float) -> WatchedFigure:
+    """A button's words on its left and a figure on its right, drawn apart at the size
+    the table reads (the button's text stays its words: what a finger reads, and what
+    the settle rule sees)."""
+    total = WatchedFigure(text=figure, font_size=size, bold=True, color=button.color,
+                          size_hint=(None, None))  # fmt: skip
+    button.add_widget(total)
+
+    def place(*args: Any) -> None:
+        total.texture_update()
+        width = total.texture_size[0]
+        total.size = (width, button.height)
+        # x + width, not right: right follows a new width after this does
+        total.pos = (button.x + button.width - width - dp(12), button.y)
+        button.padding = (dp(8), 0, width + dp(24), 0)
+        button.text_size = (button.width, button.height)
+
+    button.bind(pos=place, size=place)
+    total.bind(texture_size=place)
+    return total
+
+
+def fits_beside(button: Button, figure: WatchedFigure, words: str) -> bool:
+    """Whether ``words`` fit a button on one line beside its figure."""
+    options = {k: getattr(button, k) for k in Label._font_properties}
+    room = button.width - figure.width - dp(36)
+    return text_extent({**options, "text": words}, button.font_size, None)[0] <= room
 
 
 def _dim(rgba: tuple[float, ...]) -> tuple[float, float, float, float]:

@@ -11,13 +11,24 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 
 from companion.i18n import _
 from companion.kinds.tschak.screens.base import TschakScreen
-from companion.kinds.tschak.screens.popups import Choices, confirm_close, grown
-from companion.kinds.tschak.screens.widgets import Seated, Tschak, button, cell, ctl, sync, tinted
-from companion.kinds.tschak.views import FinalView, TschakView
+from companion.kinds.tschak.screens.popups import Choices, confirm_close
+from companion.kinds.tschak.screens.widgets import (
+    Seated,
+    Tschak,
+    TschakButton,
+    button,
+    cell,
+    ctl,
+    sync,
+    tinted,
+)
+from companion.kinds.tschak.views import FinalView, ScoreColumnView, TschakView
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.drawn import text_extent
 
 LAYOUTS = (*Tschak.layouts, "tschak/final.kv")
 
@@ -77,35 +88,44 @@ class TschakFinalScreen(TschakScreen):
             panel.cards_text = p.scanned[-1].words if p.scanned else ""
 
     def _result(self, final: FinalView) -> None:
-        """The names on top and the totals below stay; the rows between scroll."""
+        """The names on top and the totals below stay; the rows between scroll. Every
+        cell that counts is a figure at the table's size; the rows' names and the
+        elixir's choice are words for the player who leans in."""
         grids = self.ids.head, self.ids.table, self.ids.totals
         for grid in grids:
             grid.clear_widgets()
             grid.cols = 1 + len(final.columns)
+            grid.rows_minimum = {}
         self.ids.scroll.scroll_y = 1
         head, table, totals = grids
-        head.add_widget(labels(sized(cell(""))))
-        for col in final.columns:
-            name = cell(f"{col.place}. {col.label}", bold=True, color=colour(col.colour))
-            head.add_widget(sized(name))
-        elixir_row = _("Elixir")
+        names = [cell("")] + [
+            cell(f"{col.place}. {col.label}", bold=True, color=colour(col.colour))
+            for col in final.columns
+        ]
+        # four players: the rows' names on two lines where they need them; fewer: on one
+        width = NAMES_WIDTH if len(final.columns) > 3 else WIDE_NAMES_WIDTH
+        level(head, 0, names, width)
         last = len(final.rows) - 1
         for i, row in enumerate(final.rows):
-            grid = totals if i == last else table
-            grid.add_widget(
-                labels(sized(cell(row, halign="left", bold=i == last, color=(0.8, 0.82, 0.88, 1))))
-            )
-            for col in final.columns:
-                text = col.cells[i]
-                if col.elixir_choices and row == elixir_row:
-                    choose = partial(self.elixir, col.player, col.label, col.elixir_choices)
-                    grid.add_widget(grown(button(text, choose), pad=dp(10), least=dp(56)))
-                elif i == last:  # the totals: the figures a player looks for
-                    grid.add_widget(
-                        sized(cell(text, bold=True, full_font_size=sp(54), min_font_size=sp(54)))
-                    )
-                else:
-                    grid.add_widget(sized(cell(text)))
+            if i == last:  # "Total": the word the table looks for beside the totals
+                name = cell(row, WATCHED, halign="left", bold=True, ink_role="watched")
+            else:
+                name = cell(row, halign="left", color=(0.8, 0.82, 0.88, 1))
+            cells = [name] + [self._cell(final, i, col) for col in final.columns]
+            level(totals if i == last else table, 0 if i == last else i, cells, width)
+
+    def _cell(self, final: FinalView, i: int, col: ScoreColumnView) -> Any:
+        """A player's cell of row ``i``: a figure, the total larger; the elixir's use in
+        words (a button when the player may choose it)."""
+        text = col.cells[i]
+        if final.rows[i] == _("Elixir"):
+            if col.elixir_choices:
+                choose = partial(self.elixir, col.player, col.label, col.elixir_choices)
+                return button(text, choose, size_hint_y=1)
+            return cell(text)
+        if i == len(final.rows) - 1:
+            return cell(text, TOTAL, bold=True, ink_role="figure")
+        return cell(text, FIGURE, ink_role="figure")
 
     def elixir(self, player: str, label: str, choices: Sequence[tuple[str, str | None]]) -> None:
         entries = [
@@ -126,18 +146,37 @@ class TschakFinalScreen(TschakScreen):
         confirm_close()
 
 
-LABELS_WIDTH = dp(220)  # the rows' names; the players share the rest equally
+NAMES_WIDTH = dp(172)  # the rows' names beside four players, who share the rest
+# equally: four columns of 150 px hold "1 → −1" at FIGURE
+WIDE_NAMES_WIDTH = dp(260)  # beside three players or two: "Troglodytes (n → −n²)"
+FIGURE = sp(44)  # a cell's figure: 31 px of digits (30 at least, TABLE_SCREEN.md)
+TOTAL = sp(54)  # a total: 38 px of digits, larger than what it adds up
+WATCHED = sp(30)  # words the whole table reads: 21 px of capitals
 
 
-def labels(widget: Any) -> Any:
-    """A cell of the rows' names: a fixed width, so that the players' columns (four of
-    them side by side) get all the room left, not a share equal to the names'."""
-    widget.size_hint_x = None
-    widget.width = LABELS_WIDTH
-    return widget
+def level(grid: Any, row: int, cells: list[Any], width: float) -> None:
+    """Row ``row`` of the grid: its cells side by side, every one as tall as the
+    tallest's words wrapped to its width (a name on two lines, a total), so that the
+    figures beside a name stand level with it; the row's name ``width`` px wide, so
+    that the players' columns get all the room left, not a share equal to the names'."""
+    cells[0].size_hint_x = None
+    cells[0].width = width
+
+    def even(*args: Any) -> None:
+        tallest = max(natural_height(c) for c in cells)
+        if grid.rows_minimum.get(row) != tallest:
+            grid.rows_minimum = {**grid.rows_minimum, row: tallest}
+
+    for c in cells:
+        grid.add_widget(c)
+        c.bind(width=even, text=even, font_size=even)
+    even()
 
 
-def sized(widget: Any) -> Any:
-    """A cell of the breakdown as tall as its words wrapped to its width (a row is as
-    tall as its tallest cell)."""
-    return grown(widget, pad=dp(6), least=dp(36))
+def natural_height(widget: Any, pad: float = dp(4)) -> float:
+    """How tall a cell's words are, wrapped as it wraps them, with room around them (a
+    button: a finger's at least)."""
+    options = {k: getattr(widget, k) for k in Label._font_properties}
+    wrap = widget.text_size[0] or widget.width
+    height = text_extent(options, widget.font_size, max(1, wrap))[1] + pad
+    return max(height, dp(56) if isinstance(widget, TschakButton) else dp(36))

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup
@@ -26,10 +27,13 @@ from companion.kinds.tschak.screens.widgets import (
 )
 from companion.kinds.tschak.views import CardView, TeamView, TschakView, card_view
 from companion.ui.colours import colour, letter, text_colour
+from companion.ui.drawn import text_extent
 
 LAYOUTS = (*Tschak.layouts, "tschak/floor.kv")
 FIGURE = 48  # px: a card's number, the figure a team is counted by (34 px of ink)
-TIGHT_FIGURE = 36  # a team with a misplay to own up to: 26 px of ink
+TIGHT_FIGURE = 42  # a team with a misplay to own up to: 30 px of ink, a card a line
+TOTALS = sp(44)  # the running totals' figures: 31 px of digits
+LINE = sp(30)  # the hint line's words (floor.kv): 21 px of capitals
 
 
 class TeamPanel(Seated, BoxLayout):
@@ -46,6 +50,7 @@ class TeamPanel(Seated, BoxLayout):
     misplay_text = StringProperty("")
     show_status = BooleanProperty(False)  # the trophies' last card has a line of its own
     roomy = BooleanProperty(True)  # three teams or fewer: an empty slot says what to do
+    crowded = BooleanProperty(False)  # four teams under the running totals: a card a line
 
     def show(self, team: TeamView, trophies: bool) -> None:
         self.player = team.player
@@ -64,23 +69,24 @@ class TeamPanel(Seated, BoxLayout):
             shown.append((team.known, partial(self.pick, player), True))
         while len(shown) < team.slots:
             shown.append((None, partial(self.pick, player), False))
+        # a word on one line, four teams side by side (the hint line says the rest: what
+        # is wrong, who takes the penalty)
         if team.misplay:
-            self.misplay_text = _("Misplay: penalty")
+            self.misplay_text = _("Penalty")
         elif team.state == "illegal":
-            self.misplay_text = _("{problem} · misplay?").format(problem=team.problem)
+            self.misplay_text = _("Misplay?")
         else:
             self.misplay_text = ""
         for widget, (card, action, faded) in zip(
             sync(self.ids.cards, len(shown), CardChip), shown, strict=True
         ):
             widget.set_card(card, _("Tap or scan") if self.roomy else "")
-            widget.figure_size = FIGURE
-            if self.misplay_text:
-                # a misplay to own up to takes a card's room: a line for each card (its
-                # weapon is in the verdict's reasons)
-                widget.figure_size = TIGHT_FIGURE
-                if card is not None:
-                    widget.label_text = f"[b]{escape_markup(card.title)}[/b]"
+            # a misplay to own up to takes a card's room, and so do the running totals
+            # under four narrow teams: a line for each card (its weapon is in the
+            # verdict's reasons), its number still at the table's size
+            widget.figure_size = TIGHT_FIGURE if self.misplay_text else FIGURE
+            if (self.misplay_text or self.crowded) and card is not None:
+                widget.label_text = f"[b]{escape_markup(card.title)}[/b]"
             widget.action = action
             widget.faded = faded
         self.show_status = trophies
@@ -141,6 +147,21 @@ def prize(arrow: str, words: str) -> str:
     return f"[font=DejaVuSans]{arrow}[/font] {escape_markup(words)}"
 
 
+def running(totals: str, room: float) -> str:
+    """The running totals (the view's line: "Running totals (VP): R 3 · Y −1") as the
+    hint line draws them, in markup: the scores at a figure's size, the size the whole
+    table reads them at, after the words at the line's when ``room`` (px) holds both
+    (two players' names are long: the scores alone then, in the totals' colour)."""
+    if not totals:
+        return ""
+    words = _("Running totals (VP): {scores}").split("{scores}")[0]
+    if not totals.startswith(words):
+        return escape_markup(totals)
+    scores = f"[size={int(TOTALS)}]{escape_markup(totals[len(words) :])}[/size]"
+    whole = escape_markup(words) + scores
+    return whole if text_extent({"text": whole, "markup": True}, LINE, None)[0] <= room else scores
+
+
 def open_hero_picker(player: str) -> None:
     c = ctl()
     cards = [card_view(n) for n in c.hand_choices(player)]
@@ -158,9 +179,23 @@ class TschakFloorScreen(TschakScreen):
     trophies = BooleanProperty(False)
     can_resolve = BooleanProperty(False)
     resolve_text = StringProperty("")
+    totals_text = StringProperty("")  # the running totals as the hint line draws them
+    show_totals = BooleanProperty(False)
+    wrong = StringProperty("")  # what is wrong, where the totals gave way to it
 
     def show_tschak(self, view: TschakView) -> None:
         super().show_tschak(view)
+        self.on_width()
+        # a misplay on the floor: the line says what is wrong (the totals come back after
+        # it), and the team's cards keep their figures' room
+        misplay = any(t.misplay or t.state == "illegal" for t in view.teams)
+        self.show_totals = bool(view.totals) and not misplay
+        wrong = next((t for t in view.teams if t.state == "illegal"), None)
+        self.wrong = (
+            _("{player}: {problem}").format(player=wrong.label, problem=wrong.problem)
+            if view.totals and wrong is not None
+            else ""
+        )
         self.trophies = view.phase == "trophies"
         self.can_resolve = view.can_resolve
         if self.trophies:
@@ -179,7 +214,13 @@ class TschakFloorScreen(TschakScreen):
             sync(self.ids.teams, len(view.teams), TeamPanel), view.teams, strict=True
         ):
             panel.roomy = len(view.teams) <= 3  # four: a "+" alone (the hint line says it)
+            panel.crowded = not panel.roomy and self.show_totals
             panel.show(team, self.trophies)
+
+    def on_width(self, *args: Any) -> None:
+        """The running totals fitted to the line under the teams (the screen's width
+        less its padding)."""
+        self.totals_text = running(self.totals, self.width - dp(8))
 
     def resolve(self) -> None:
         if not self.aimed():

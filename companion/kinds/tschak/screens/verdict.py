@@ -12,11 +12,26 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
 from companion.kinds.tschak.screens.base import TschakScreen
-from companion.kinds.tschak.screens.widgets import Seated, Tschak, ctl, tinted
-from companion.kinds.tschak.views import FloorVerdictView, TrophyVerdictView, TschakView
+from companion.kinds.tschak.screens.widgets import Seated, Tschak, cell, chip, ctl, tinted
+from companion.kinds.tschak.views import (
+    FloorVerdictView,
+    TrophyVerdictView,
+    TschakView,
+    VerdictTeamView,
+)
 from companion.ui.colours import colour, letter, text_colour
 
 LAYOUTS = (*Tschak.layouts, "tschak/verdict.kv")
+CARD_FIGURE = sp(46)  # a trophy's last card: its number 33 px of ink, in a row of 72 dp
+
+
+def taken(team: VerdictTeamView, verdict: FloorVerdictView) -> str:
+    """What a team takes, in the fewest words the table reads from its seat: the card's
+    name in a box of the card's colour (the reasons below give the whole card), or that
+    it takes nothing; a misplay first."""
+    card = {"treasure": verdict.treasure, "monster": verdict.monster}.get(team.takes)
+    words = card.title if card is not None else team.takes_text
+    return _("misplay") + " · " + words if team.misplay else words
 
 
 class VerdictColumn(Seated, BoxLayout):
@@ -33,7 +48,6 @@ class VerdictColumn(Seated, BoxLayout):
 
 class TrophyRow(Seated, BoxLayout):
     layouts = LAYOUTS
-    card_text = StringProperty("")
     gold = StringProperty("")
     note = StringProperty("")
 
@@ -86,7 +100,7 @@ class TschakVerdictScreen(TschakScreen):
                 ink=list(text_colour(t.colour)),
                 strength=str(t.strength),
                 takes=t.takes,
-                takes_text=(_("misplay") + " · " if t.misplay else "") + t.takes_text,
+                takes_text=taken(t, v),
                 detail=t.detail,
             )
             column.bind(minimum_height=self._level)
@@ -99,19 +113,28 @@ class TschakVerdictScreen(TschakScreen):
         box = self.ids.columns
         box.orientation = "vertical"
         for r in v.rows:
-            box.add_widget(
-                TrophyRow(
-                    name_text=r.label,
-                    letter_text=letter(r.colour),
-                    swatch=list(colour(r.colour)),
-                    tint=tinted(colour(r.colour), 0.3),
-                    ink=list(text_colour(r.colour)),
-                    card_text=r.card.words if r.card else "—",
-                    gold=str(r.gold),
-                    note=r.note,
-                )
+            row = TrophyRow(
+                name_text=r.label,
+                letter_text=letter(r.colour),
+                swatch=list(colour(r.colour)),
+                tint=tinted(colour(r.colour), 0.3),
+                ink=list(text_colour(r.colour)),
+                gold=str(r.gold),
+                note=r.note,
             )
-        box.height = sum(r.height for r in box.children) + box.spacing * (len(v.rows) - 1)
+            # the last card as the floor showed it: its number large, the strength the
+            # trophies are ranked by (its words are the card's, for a fresh screen too)
+            card = chip(r.card, figure_size=CARD_FIGURE) if r.card else cell("—")
+            row.ids.card.add_widget(card)
+            row.bind(height=self._stack)
+            box.add_widget(row)
+        self._stack()
+
+    def _stack(self, *args: Any) -> None:
+        """The trophies' rows one under the other, each as tall as its note needs."""
+        box = self.ids.columns
+        rows = box.children
+        box.height = sum(r.height for r in rows) + box.spacing * max(0, len(rows) - 1)
 
     def _level(self, *args: Any) -> None:
         """Every column as tall as the tallest (its words wrap as they need)."""

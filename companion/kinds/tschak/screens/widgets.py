@@ -169,11 +169,18 @@ class Seated(Tschak):
 
 
 class CellLabel(Tschak, FitLabel):
-    pass
+    # what the cell is to the screen's measure (companion.ui.ink): "figure" (a number
+    # that tells the state of the game, even with an arrow in it), "watched", or unsaid
+    ink_role = StringProperty("")
 
 
-def cell(text: str, **kw: Any) -> CellLabel:
-    """A cell of a table of figures; an arrow (n → n²) needs DejaVuSans (Roboto has none)."""
-    if "→" in text:
-        kw["font_name"] = "DejaVuSans"
+def cell(text: str, size: float | None = None, **kw: Any) -> CellLabel:
+    """A cell of a table of figures, its words at ``size`` (never shrunk: a figure the
+    table reads is never drawn smaller to fit); an arrow (n → n²) is drawn by
+    DejaVuSans (Roboto has none)."""
+    if "→" in text:  # the arrow alone: Roboto's digits are narrower (four columns)
+        kw["markup"] = True
+        text = escape_markup(text).replace("→", "[font=DejaVuSans]→[/font]")
+    if size is not None:
+        kw["full_font_size"] = kw["min_font_size"] = size
     return CellLabel(text=text, **kw)
