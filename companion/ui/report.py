@@ -101,7 +101,7 @@ def _line(h: GameHistory, title: str, series: list[Series], marks: tuple[int, ..
         series=series,
         marks=marks,
         x_label=_("Turns"),
-        mark_label=_("red marks: the dragon drew"),
+        mark_label=_("pale marks: the dragon drew"),
         steps=max(steps, 1),
     )
 
