@@ -8,7 +8,6 @@ from collections import Counter
 from functools import partial
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import ListProperty, StringProperty
 from kivy.uix.button import Button
@@ -58,7 +57,6 @@ class ScoringScreen(Layout, Screen):
         self._proof: ProofView | None = None  # the proof so far, while it is shown
         # the players' buttons: the button, its figure, its words from the longest
         self._names: list[tuple[Button, WatchedFigure, tuple[str, ...]]] = []
-        self._name_trigger = Clock.create_trigger(self._name_buttons)
         super().__init__(**kwargs)
 
     def redraw(self, view: TableView | None = None) -> None:
@@ -183,10 +181,11 @@ class ScoringScreen(Layout, Screen):
             )
             button.meaning = f"score {p.name}"  # its move, whatever the total it shows
             figure = with_figure(button, str(score), size)
-            button.bind(size=self._name_trigger)
+            # named as soon as its size is known: a screen laid out is named at once
+            button.bind(size=self._name_buttons)
             self._names.append((button, figure, names))
             selector.add_widget(button)
-        self._name_trigger()
+        self._name_buttons()
 
     def _name_buttons(self, *args: Any) -> None:
         """Every player named alike on their button: the letter and the name, else the
