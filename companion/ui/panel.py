@@ -414,7 +414,7 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
             figures.status_lines = [self.status_text]
             figures.risk_colour = list(inks_of(self.light).status)
             figures.risk_bold = True
-            header.odds_word = ""
+            figures.odds = header.odds_word = ""  # the status stands where the odds were
         else:
             figures.status_lines = []
             word, figure = odds_parts(self.knock_out)
