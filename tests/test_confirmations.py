@@ -32,6 +32,7 @@ from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens.popups import INERT, Confirm, Picker  # noqa: E402
 from companion.ui.taps import RULE  # noqa: E402
 from tests.helpers import companion_draws_seed, popup  # noqa: E402
+from tests.monkey import VirtualClock  # noqa: E402
 
 SEED = "5eed" * 16
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
@@ -357,12 +358,15 @@ def test_the_answer_is_inert_at_first_looks_it_and_lies_over_no_turn_button(ui):
     table = ui.app.screens.get_screen("table")
     end_turn = ui.find(table.end_turn_text)
     ex, ey = end_turn.to_window(end_turn.x, end_turn.y)
-    ui.tap("Undo")
-    confirm = popup(ui, Confirm)
-    yes = yes_button(confirm)
-    cancel = next(w for w in confirm.walk() if getattr(w, "text", None) == "Cancel")
-    ui.frames(3)
-    assert yes.disabled and not cancel.disabled
+    # the clock on frames, not on the machine's time: a busy machine takes longer than
+    # the question's first moment to draw three frames
+    with VirtualClock():
+        ui.tap("Undo")
+        confirm = popup(ui, Confirm)
+        yes = yes_button(confirm)
+        cancel = next(w for w in confirm.walk() if getattr(w, "text", None) == "Cancel")
+        ui.frames(3)
+        assert yes.disabled and not cancel.disabled
     inert = ui.pixels(yes)
     for button in (yes, cancel):
         x, y = button.to_window(button.x, button.y)
