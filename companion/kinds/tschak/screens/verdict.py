@@ -12,14 +12,13 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
 from companion.kinds.tschak.screens.base import TschakScreen
-from companion.kinds.tschak.screens.widgets import Seated, Tschak, cell, chip, ctl, tinted
+from companion.kinds.tschak.screens.widgets import Seated, Tschak, cell, chip, ctl, seat_of
 from companion.kinds.tschak.views import (
     FloorVerdictView,
     TrophyVerdictView,
     TschakView,
     VerdictTeamView,
 )
-from companion.ui.colours import colour, letter, text_colour
 
 LAYOUTS = (*Tschak.layouts, "tschak/verdict.kv")
 CARD_FIGURE = sp(46)  # a trophy's last card: its number 33 px of ink, in a row of 72 dp
@@ -93,11 +92,7 @@ class TschakVerdictScreen(TschakScreen):
         box.orientation = "horizontal"
         for t in v.teams:
             column = VerdictColumn(
-                name_text=t.label,
-                letter_text=letter(t.colour),
-                swatch=list(colour(t.colour)),
-                tint=tinted(colour(t.colour), 0.3),
-                ink=list(text_colour(t.colour)),
+                **seat_of(t.label, t.colour),
                 strength=str(t.strength),
                 takes=t.takes,
                 takes_text=taken(t, v),
@@ -114,11 +109,7 @@ class TschakVerdictScreen(TschakScreen):
         box.orientation = "vertical"
         for r in v.rows:
             row = TrophyRow(
-                name_text=r.label,
-                letter_text=letter(r.colour),
-                swatch=list(colour(r.colour)),
-                tint=tinted(colour(r.colour), 0.3),
-                ink=list(text_colour(r.colour)),
+                **seat_of(r.label, r.colour),
                 gold=str(r.gold),
                 note=r.note,
             )

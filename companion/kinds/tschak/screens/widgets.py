@@ -16,6 +16,7 @@ from kivy.utils import escape_markup
 from companion.kinds.tschak.control import TschakControl
 from companion.kinds.tschak.progress import EDITION
 from companion.kinds.tschak.views import CardView
+from companion.ui.colours import colour, letter, text_colour
 from companion.ui.layouts import Layout
 from companion.ui.widgets import FitLabel
 
@@ -166,6 +167,18 @@ class Seated(Tschak):
     swatch = ListProperty([1, 1, 1, 1])
     tint = ListProperty([0.2, 0.2, 0.2, 1])
     ink = ListProperty([1, 1, 1, 1])
+
+
+def seat_of(label: str, name: str) -> dict[str, Any]:
+    """What a ``Seated`` shows of a player: their name, letter and colour, the tint
+    behind them and the ink on it."""
+    return {
+        "name_text": label,
+        "letter_text": letter(name),
+        "swatch": list(colour(name)),
+        "tint": tinted(colour(name), 0.3),
+        "ink": list(text_colour(name)),
+    }
 
 
 class CellLabel(Tschak, FitLabel):
