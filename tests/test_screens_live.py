@@ -25,6 +25,7 @@ from kivy.uix.textinput import TextInput  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.app import SCREENS  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
+from tests.monkey import lay_out  # noqa: E402
 
 SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
 CARDS = {
@@ -47,7 +48,8 @@ def seen(screen) -> list[tuple[str, str, bool]]:
 
 
 def fresh(ui: Harness, name: str):
-    """The same screen, built afresh and shown the controller's state of the moment."""
+    """The same screen, built afresh, shown the controller's state of the moment and laid
+    out at the live screen's size (what a button reads may depend on its width)."""
     screen = SCREENS[name](name="fresh-" + name)
     if hasattr(screen, "redraw"):
         view = ui.app.controller.view()
@@ -55,6 +57,7 @@ def fresh(ui: Harness, name: str):
             screen.redraw(view)
     if hasattr(screen, "refresh"):
         screen.refresh()
+    lay_out(screen, ui.app.screens.current_screen.size)
     return screen
 
 

@@ -4,6 +4,7 @@ scanned), and the final proof once the table closes the game. Layout in kv/scori
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from functools import partial
 from typing import Any
@@ -273,8 +274,7 @@ def with_figure(button: Button, figure: str, size: float) -> WatchedFigure:
     button.add_widget(total)
 
     def place(*args: Any) -> None:
-        total.texture_update()
-        width = total.texture_size[0]
+        width = figure_width(total)
         total.size = (width, button.height)
         # x + width, not right: right follows a new width after this does
         total.pos = (button.x + button.width - width - dp(12), button.y)
@@ -289,8 +289,16 @@ def with_figure(button: Button, figure: str, size: float) -> WatchedFigure:
 def fits_beside(button: Button, figure: WatchedFigure, words: str) -> bool:
     """Whether ``words`` fit a button on one line beside its figure."""
     options = {k: getattr(button, k) for k in Label._font_properties}
-    room = button.width - figure.width - dp(36)
+    room = button.width - figure_width(figure) - dp(36)
     return text_extent({**options, "text": words}, button.font_size, None)[0] <= room
+
+
+def figure_width(figure: WatchedFigure) -> float:
+    """The width a button's figure takes, from its words and font alone (not from a
+    texture or a size a layout may not have set yet: a screen built afresh and the live
+    one pick the same words)."""
+    options = {k: getattr(figure, k) for k in Label._font_properties}
+    return math.ceil(text_extent(options, figure.font_size, None)[0])
 
 
 def _dim(rgba: tuple[float, ...]) -> tuple[float, float, float, float]:
