@@ -122,7 +122,9 @@ def test_a_screenshot_writes_its_metrics_beside_it(ui, tmp_path):
     assert found["smallest_text_ink"] is not None and found["smallest_text_ink"] > 5
     assert found["smallest_text_cap"] is not None and found["smallest_text_cap"] >= 15
     assert {"smallest_figure_digits", "smallest_watched_cap", "smallest_text_cap", "cut",
-            "texts", "smallest_figure_ink", "smallest_text_ink"} == set(found)  # fmt: skip
+            "texts", "smallest_figure_ink", "smallest_text_ink",
+            "players"} == set(found)  # fmt: skip
+    assert found["players"] == 0  # no game on the table yet
     texts = found["texts"]
     assert texts and all(
         set(t) == {"text", "role", "digit_height", "cap_height", "cut"} for t in texts
@@ -455,3 +457,25 @@ def test_the_limits_depend_on_who_reads_and_how_many_play():
     assert problems({"texts": [_text("5", "figure", digit=25)]}, 6) == [
         "figure '5': digits 25 px high, under 26"
     ]
+
+
+def test_every_screenshot_is_held_to_the_limits_at_its_tables_size(ui, tmp_path):
+    """``./dev screenshots`` ends by holding each screenshot of its metrics.json to the
+    limits at the players its table had: a figure of 27 px passes at six players and
+    fails at four; a text of 14 px fails anywhere; a file of screens all within passes."""
+    from companion.ui.ink import held, main
+
+    size = next(s for s in range(20, 60) if coverage_rows("0", s) == 27)
+    metrics, _texts = samples(ui, sample("24", size, (20, 300)))
+    shots = {"six": {**metrics, "players": 6}, "four": {**metrics, "players": 4}}
+    small, _ = samples(ui, sample("Noise", 14, (20, 300)))
+    shots["words"] = {**small, "players": 6}
+    found = held(shots)
+    assert set(found) == {"four", "words"}, found
+    assert "figure '24': digits 27 px high, under 30" in found["four"]
+    assert any("'Noise'" in p and "under 18" in p for p in found["words"]), found["words"]
+    path = tmp_path / "metrics.json"
+    path.write_text(json.dumps(shots), encoding="utf-8")
+    assert main([str(path)]) == 1
+    path.write_text(json.dumps({"six": shots["six"]}), encoding="utf-8")
+    assert main([str(path)]) == 0

@@ -199,8 +199,15 @@ class Harness:
         self.frames(3)
         saved = Path(self.window.screenshot(name=str(path)))  # Kivy adds a counter
         saved.replace(path)
-        record_metrics(path, screen_metrics(self.window))
+        record_metrics(path, {**screen_metrics(self.window), "players": self.seats()})
         return path
+
+    def seats(self) -> int:
+        """The players (or teams: a Tschak! table's panels) at the table of the moment;
+        0 with no game on it."""
+        own = self.app.own()
+        view = (own[1] if own is not None else self.app.controller).view()
+        return len(getattr(view, "teams", ()) or getattr(view, "players", ()) or ())
 
     @property
     def snapshot(self) -> dict[str, Any] | None:

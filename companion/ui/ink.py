@@ -496,3 +496,40 @@ def problems(metrics: dict[str, Any], players: int) -> list[str]:
             what = "digits" if t["digit_height"] else "capitals"
             found.append(f"{role} {t['text']!r}: {what} {height} px high, under {least}")
     return found
+
+
+def held(shots: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """Each screenshot of a ``metrics.json`` (``./dev screenshots``) held to the limits
+    at its table's players (2-4 when it has none: a screen before a game): what each
+    shows under them, for those that show any."""
+    out = {}
+    for name, metrics in sorted(shots.items()):
+        found = problems(metrics, metrics.get("players") or 2)
+        found += [f"cut: {c}" for c in metrics.get("cut", ())]
+        if found:
+            out[name] = found
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m companion.ui.ink METRICS_JSON``: every screenshot held to the limits;
+    exits 1 when one is under them (each problem told)."""
+    import json
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m companion.ui.ink METRICS_JSON", file=sys.stderr)
+        return 2
+    with open(args[0], encoding="utf-8") as f:
+        shots = json.load(f)
+    found = held(shots)
+    for name, listed in found.items():
+        for problem in listed:
+            print(f"{name}: {problem}")
+    print(f"{len(shots)} screenshots held to the limits: {len(found)} under them")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
