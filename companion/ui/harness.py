@@ -206,7 +206,8 @@ class Harness:
         """The players (or teams: a Tschak! table's panels) at the table of the moment;
         0 with no game on it."""
         own = self.app.own()
-        view = (own[1] if own is not None else self.app.controller).view()
+        ctl: Any = own[1] if own is not None else self.app.controller
+        view = ctl.view()
         return len(getattr(view, "teams", ()) or getattr(view, "players", ()) or ())
 
     @property
