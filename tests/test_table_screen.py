@@ -281,6 +281,13 @@ def test_the_table_screen_meets_the_numbers_for_every_table(tmp_path, language):
                     assert ink_height(image, t.x, t.y, t.width, t.height) >= least, t
                 odds = [percent(panel.knock_out)] if panel.risk_text else []
                 assert sorted(t.text for t in more) == sorted([panel.gold_text, *odds])
+                # the knock-out chance read with its word: right under it, at any height
+                header = panel.ids.header
+                word = header.word_ink.seen(header)
+                figure = next((t for t in more if t.text in odds), None)
+                if word is not None and figure is not None and players <= 4:
+                    gap = word.y - (figure.y + figure.height)
+                    assert 0 <= gap <= 24, (players, word, figure)
             # the active player's frame lies inside the window, never cut off
             active = next(p for p in screen.panels() if p.active)
             x, y = active.to_window(active.x, active.y)

@@ -261,11 +261,12 @@ class Figures(DrawnWidget):
         self.coin_ink.place(left, cy - ch / 2)
         self.gold_ink.place(left + cw + dp(2), cy - gh / 2)
         left += cw + dp(2) + gw + dp(10) if gold else 0
-        # on the right the knock-out chance (its word above it, in the header)
+        # on the right the knock-out chance, its word above it in the header: on a tall
+        # panel (2-3 players) it rises from the figures' line to just under its word
         shown = self.odds if not self.status_lines else ""
         self.odds_ink.show(shown, self.risk_colour, SMALL_NUMBER if self.compact else NUMBER)
         ow, oh = self.odds_ink.size
-        self.odds_ink.place(self.right - ow, cy - oh / 2)
+        self.odds_ink.place(self.right - ow, max(cy - oh / 2, self.top - oh - dp(10)))
         self._status(left)
 
     def _status(self, left: float) -> None:
