@@ -1585,9 +1585,6 @@ class Monkey:
     def _check_fresh(self, note: str) -> None:
         """The screen shows what the same screen built afresh shows (the same state)."""
         screen = self.app.screens.current_screen
-        # the live screen as its next frame draws it: a layout due runs before the drawing
-        # (what a button reads may follow its width; no one sees it before it is laid out)
-        lay_out(screen, screen.size)
         live = seen(screen)
         key = (screen.name, live, self._state_key())
         if key == self._checked:
@@ -1608,6 +1605,11 @@ class Monkey:
             with contextlib.suppress(Exception):
                 fresh.dispatch("on_leave")
             quiet(fresh)
+        if made != live:
+            # the live screen as its next frame draws it: a layout due runs before the
+            # drawing (what a button reads may follow its width; no one sees it before)
+            lay_out(screen, screen.size)
+            live = seen(screen)
         if made == live:
             self._checked = key
             return
