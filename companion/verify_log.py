@@ -27,15 +27,17 @@ The log format (the export is JSON Lines):
   the body is canonical the same way. Numbers are integers.
 - chain rule: HASH = SHA-256(PREV as 32 raw bytes || canonical bytes), lowercase hex;
   PREV of record 1 is 64 zeros; PREV of record S is HASH of record S-1.
-- kinds: "new" (body: setup, seats, commitment, client_seed, and in logs written since
-  they were added: seed_origin, created_at), "action" (body: action, events, draws),
+- kinds: "new" (body: format, setup, seats, commitment, client_seed, seed_origin,
+  created_at), "action" (body: action, events, draws),
   "reveal" and "abandon" (body: server_seed, reason), "close" (body: reason); an
   "abandon" whose server_seed is null gave up a game whose seal key was lost: its draws
   cannot be checked.
 - seed_origin: "companion" when the companion drew the server seed itself (the only case in
   which the draws prove a fair game), "given" when whoever started the game chose it (a
-  table script, for tests and examples: draws reproducible, not provably fair). A log
-  without it was written before the companion recorded it.
+  table script, for tests and examples: draws reproducible, not provably fair). Every
+  "new" record of a game with a dragon bag carries it: one without it FAILS (whoever
+  chose the seed could otherwise strip it, compute the chain again, and pass the game
+  off as fair). A game without a dragon bag has none.
 - created_at: the date the game was made; the header's must be the same.
 - "close": the table closed the scored game; nothing may follow it. Its hash is the final
   chain head, the one to photograph. Before it, deck scans may still add records.
@@ -236,6 +238,10 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
             first_seed = table_seed
             if "seed_origin" in body and (no_bag or origin not in (DRAWN, GIVEN)):
                 raise Finding("record 1: the seed's origin is not one the companion writes")
+            if not no_bag and "seed_origin" not in body:
+                # every log of a game with a dragon bag says it: one that does not was
+                # stripped of it, to pass a chosen seed off as the companion's
+                raise Finding("record 1: it does not say where the server seed came from")
             if "created_at" in body and not isinstance(created_at, str):
                 raise Finding("record 1: the game's date is not text")
         elif kind == "new":
@@ -323,7 +329,6 @@ def check_records(header: dict[str, Any], records: Iterable[dict[str, Any]]) -> 
         "seed_lost": seed_lost,
         "no_bag": no_bag,
         "seed_given": origin == GIVEN,
-        "origin_recorded": origin is not None,
         "closed": closed,
         "over": ended is not None,
     }
@@ -442,11 +447,6 @@ def report(summary: dict[str, Any]) -> list[str]:
             f"OK: the server seed matches the commitment; "
             f"{summary['draws_checked']} draws recomputed and equal"
         )
-        if not summary["origin_recorded"]:
-            lines.append(
-                "NOTE: the log was written before the companion recorded where a game's "
-                "seed came from"
-            )
     return lines
 
 

@@ -40,7 +40,13 @@ def test_replay_into_a_database_then_resume_from_stdin(tmp_path, capsys, monkeyp
     assert "resumed game 1: 3 actions" in out.err
     assert [d["nonce"] for d in state["draws"]] == [1, 2]
     assert state["draws"][0] == first["draws"][0]
-    # the script chose the seed: the game holds together, and proves nothing fair
+    # still running: not yet proven, as the standalone verifier says of its export
+    assert main(["audit", "verify", "--db", str(db)]) == 4
+    assert capsys.readouterr().out.startswith("game 1: NOT YET: ")
+    # the script chose the seed: once revealed, the game holds together and proves
+    # nothing fair
+    assert main(["abandon", "--db", str(db), "--game", "1"]) == 0
+    capsys.readouterr()
     assert main(["audit", "verify", "--db", str(db)]) == 3
     out = capsys.readouterr().out
     assert "game 1: NOT PROVABLY FAIR" in out and "seed chosen outside the companion" in out

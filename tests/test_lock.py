@@ -115,5 +115,6 @@ def test_reading_takes_no_lock(tmp_path):
     Session(store).start(NEW)
     for args in (["games"], ["audit", "verify"], ["audit", "export", "--game", "1"]):
         result = cli(*args, "--db", str(path))
-        assert result.returncode == 0, result.stderr
+        # the audit of a running game: NOT YET (4), its seed still sealed
+        assert result.returncode == (4 if args[:2] == ["audit", "verify"] else 0), result.stderr
     store.close()

@@ -111,7 +111,8 @@ def _forged_draw_after_undo(header):
 
     bodies = [
         ("new", {"setup": {"edition": "clank", "players": ["red", "blue"]},
-                 "seats": ["red", "blue"], "commitment": "00" * 32, "client_seed": "a"}),
+                 "seats": ["red", "blue"], "commitment": "00" * 32, "client_seed": "a",
+                 "seed_origin": "companion"}),
         ("action", {"action": {"do": "seed", "client_seed": "b"}, "events": [], "draws": []}),
         ("action", {"action": {"do": "undo"}, "events": [], "draws": []}),
         ("action", {"action": {"do": "attack"}, "events": [], "draws": [

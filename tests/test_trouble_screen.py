@@ -117,6 +117,17 @@ def without_log(path: Path) -> Path:
     return path
 
 
+def version_set_back(path: Path) -> Path:
+    """A companion database whose schema version was set back to 0 by hand: read as it
+    says, every game would hide behind empty stand-ins of its tables."""
+    played(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 0")
+    conn.commit()
+    conn.close()
+    return path
+
+
 def kept_files(db: Path) -> list[Path]:
     return sorted(db.parent.glob(db.name + ".unusable-*"))
 
@@ -128,6 +139,7 @@ def kept_files(db: Path) -> list[Path]:
         (foreign, ("another program",)),
         (not_sqlite, ("not a companion database",)),
         (without_log, ("damaged", "log", "missing")),
+        (version_set_back, ("damaged", "schema version is 0", "games table")),
     ],
 )
 def test_a_database_that_cannot_be_used_brings_up_the_trouble_screen(

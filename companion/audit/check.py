@@ -37,7 +37,8 @@ class GameCheck:
     records: int = 0
     draws_checked: int = 0
     # the verdict, as the standalone verifier's exit status: 0 every draw recomputed and
-    # equal; 1 failed; 3 not provably fair (seed given, or lost); 4 not yet (sealed)
+    # equal, the seed revealed; 1 failed; 3 not provably fair (seed given, or lost); 4 not
+    # yet (the game runs, its seed sealed)
     status: int = EXIT_OK
     final: bool = False  # the table closed the game: its head is final
 
@@ -134,17 +135,6 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
     status = EXIT_OK
     if summary["no_bag"]:
         detail = Msg(N_("no dragon bag, so no draw"))
-    elif summary["seed_given"]:
-        status = EXIT_NOT_PROVABLY_FAIR
-        detail = Msg(
-            N_(
-                "seed chosen outside the companion: draws reproducible, not provably fair "
-                "({n} recomputed)"
-            ),
-            n=summary["draws_checked"] if summary["revealed"] else summary["draws"],
-        )
-    elif summary["revealed"]:
-        detail = Msg(NN_("{n} draw recomputed", "{n} draws recomputed"), n=summary["draws_checked"])
     elif summary["seed_lost"]:
         status = EXIT_NOT_PROVABLY_FAIR
         detail = Msg(
@@ -154,13 +144,26 @@ def verify_game(store: GameStore, game: int) -> GameCheck:
             ),
             n=summary["draws"],
         )
-    else:
-        if not replayed:  # no key here: the draws wait for the seed
-            status = EXIT_SEALED
+    elif not summary["revealed"]:
+        # still running: with the key here the game was replayed and its draws
+        # recomputed with the sealed seed, but nobody else can recompute one before the
+        # seed is revealed: NOT YET, whoever drew the seed, as the standalone verifier says
+        status = EXIT_SEALED
         detail = Msg(
             NN_("{n} draw sealed until the game ends", "{n} draws sealed until the game ends"),
             n=summary["draws"],
         )
+    elif summary["seed_given"]:
+        status = EXIT_NOT_PROVABLY_FAIR
+        detail = Msg(
+            N_(
+                "seed chosen outside the companion: draws reproducible, not provably fair "
+                "({n} recomputed)"
+            ),
+            n=summary["draws_checked"],
+        )
+    else:
+        detail = Msg(NN_("{n} draw recomputed", "{n} draws recomputed"), n=summary["draws_checked"])
     if summary["closed"]:
         final = Msg(N_(" (final: the game was closed)"))
     elif summary["over"]:

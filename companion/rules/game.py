@@ -21,7 +21,7 @@ from companion.catalog import Card, Catalog, Token
 from companion.msg import EN_, N_, NN_, Name
 from companion.rules.actions import check_action
 from companion.rules.errors import RuleError
-from companion.rules.setup import Setup, initial_state
+from companion.rules.setup import Setup, initial_state, prisoner_box
 from companion.rules.state import ESCAPED, KNOCKED_OUT, Countdown, Player, State
 
 if TYPE_CHECKING:
@@ -818,9 +818,43 @@ class Game:
         self._catacombs_only("prisoner")
         p = self._player(a)
         token = self._token("prisoner", ("prisoner",), a["name"])
+        self._check_prisoner_left(token)
         p.prisoners = (*p.prisoners, token.name)
         self._emit("prisoner", player=p.name, name=token.name)
         self._apply_effects(p, token, on_reveal=False)
+
+    def _check_prisoner_left(self, token: Token) -> None:
+        """The box still holds a prisoner of ``token``'s kind: never more than its 20 are
+        freed, and never more of a kind than the table counted (the ``prisoners`` option:
+        a count the catalog only guesses limits nothing, as a scan frees what the table
+        holds). A used Discount Coupon stays out of the box."""
+        freed = [name for q in self.state.players.values() for name in q.prisoners]
+        if token.verified and token.count == 0:
+            raise RuleError(
+                N_("no {name} is in the box: the table counted none"),
+                during="prisoner",
+                name=token.name,
+            )
+        if token.verified and freed.count(token.name) >= token.count:
+            raise RuleError(
+                NN_(
+                    "no {name} is left to free: the box holds {n}, freed already",
+                    "no {name} is left to free: the box holds {n}, all freed already",
+                ),
+                during="prisoner",
+                name=token.name,
+                n=token.count,
+            )
+        box = prisoner_box(self.catalog)
+        if len(freed) >= box:
+            raise RuleError(
+                NN_(
+                    "no prisoner is left to free: the box's {n} is freed already",
+                    "no prisoner is left to free: the box's {n} are all freed already",
+                ),
+                during="prisoner",
+                n=box,
+            )
 
     def _do_cards(self, a: dict[str, Any]) -> None:
         p = self._player(a, inside=False)

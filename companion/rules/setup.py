@@ -337,8 +337,27 @@ def _token_options(options: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
                     during="new",
                     name=name,
                 )
+        box = prisoner_box(catalog)
+        total = sum(counts.values())
+        if total != box:  # the table counts the box's tokens by kind: all of them
+            raise RuleError(
+                NN_(
+                    '"prisoners" must add up to the box\'s {n} prisoner (these add up to {total})',
+                    '"prisoners" must add up to the box\'s {n} prisoners (these add up to {total})',
+                ),
+                during="new",
+                n=box,
+                total=total,
+            )
         out["prisoners"] = tuple((name, counts[name]) for name in kinds)
     return out
+
+
+def prisoner_box(catalog: Catalog) -> int:
+    """The prisoner tokens in the box (Catacombs: 20, ru l.146, uk l.115; the Discount
+    Coupon among them): the catalog's guess of each kind's count keeps that printed
+    total, and a table's correction must give it too."""
+    return sum(t.count for t in catalog.tokens_of("prisoner"))
 
 
 def _artifacts_option(options: dict[str, Any]) -> tuple[int, ...] | None:

@@ -15,8 +15,9 @@ What is refused, and how nothing is changed meanwhile:
 - another program's file is told from its first 100 bytes (SQLite's header and its
   application id), before SQLite opens it for writing; when those bytes cannot tell
   (an application id of 0), SQLite is asked through a read-only connection;
-- a database missing a table or a column the companion uses (``TABLES``), or damaged
-  (``PRAGMA quick_check``), is refused when opened, in one line;
+- a database missing a table or a column the companion uses (``TABLES``), holding a
+  table of a schema newer than its version says (``user_version`` set back by hand), or
+  damaged (``PRAGMA quick_check``), is refused when opened, in one line;
 - a database opened without ``create`` (the commands that only read) is opened
   read-only (``mode=ro``; ``immutable`` when nobody has it open, so that not even
   SQLite's ``-wal`` and ``-shm`` files are made): it is opened again for writing only
@@ -342,6 +343,20 @@ def check_schema(conn: sqlite3.Connection, path: Path, version: int) -> None:
     present = {
         row[0] for row in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")
     }
+    # a version older than the tables the file holds (user_version set back by hand): the
+    # stand-ins of the tables that version lacks would be read in their place, every game
+    # hidden, and a new game written where nothing reads it
+    made_by = {**{t: since for t, (since, _c) in TABLES.items()}, MIGRATIONS_TABLE: 1}
+    for table, since in made_by.items():
+        if since > version and table in present:
+            raise StoreError(
+                N_("{path} is damaged: its schema version is {version}, yet it holds the "
+                   "{table} table of version {since} (restore a backup)"),
+                path=str(path),
+                version=version,
+                table=table,
+                since=since,
+            )  # fmt: skip
     for table, (since, columns) in TABLES.items():
         if since > version:
             continue
@@ -535,6 +550,9 @@ def _open_read_only(path: Path, head: bytes) -> sqlite3.Connection:
 def _checked_read_only(path: Path, head: bytes, *, immutable: bool) -> sqlite3.Connection:
     conn = _connect_read_only(path, head, immutable=immutable)
     try:
+        # one snapshot: the version and the tables are read as one program's commit left
+        # them (never a version read before another program made the schema it names)
+        conn.execute("BEGIN")
         new, version = _check_identity(conn, path)
         if new:  # an empty database: no other program's, but no companion's either
             raise StoreError(
@@ -542,6 +560,7 @@ def _checked_read_only(path: Path, head: bytes, *, immutable: bool) -> sqlite3.C
             )
         _quick_check(conn, path)
         check_schema(conn, path, version)
+        conn.execute("COMMIT")
         for table, (since, columns) in TABLES.items():
             if since > version:
                 conn.execute(f"CREATE TEMP TABLE {table} ({', '.join(columns)})")

@@ -18,6 +18,8 @@ from companion.store.db import LazyDatabase, StoreError, open_database
 from companion.store.seal import SealError, key_path, load_key
 from companion.verify_log import FORMAT, GENESIS, VERSION, canonical, link_hash, record_bytes
 
+SQLITE_INTEGERS = range(-(2**63), 2**63)  # what an INTEGER column holds
+
 
 def _sql_failure(e: sqlite3.Error) -> StoreError:
     text = str(e)
@@ -287,16 +289,21 @@ class GameStore:
         return {"format": FORMAT, "version": VERSION, "game": {k: row[k] for k in keep}}
 
     # --------------------------------------------------------------- resuming
+    def _game_row_of(self, game: int, columns: str) -> tuple[Any, ...]:
+        """The ``columns`` of ``game``'s row; StoreError when there is no such game (a
+        number beyond SQLite's 64-bit integers names none: SQLite would not take it)."""
+        row = None
+        if game in SQLITE_INTEGERS:
+            row = self.read.execute(f"SELECT {columns} FROM games WHERE id = ?", [game]).fetchone()
+        if row is None:
+            raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
+        return tuple(row)
+
     def resumable(self, game: int) -> dict[str, str | None]:
         """What resuming ``game`` needs from its row: edition, commitment, sealed seed,
         status and the revealed seed (None while sealed). StoreError for a missing game,
         a damaged row, or a game abandoned without its seed."""
-        row = self.read.execute(
-            "SELECT commitment, sealed_seed, status, server_seed, edition FROM games WHERE id = ?",
-            [game],
-        ).fetchone()
-        if row is None:
-            raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
+        row = self._game_row_of(game, "commitment, sealed_seed, status, server_seed, edition")
         commitment, sealed, status, revealed, edition = row
         if not all(isinstance(v, str) for v in (commitment, sealed, status, edition)) or not (
             revealed is None or isinstance(revealed, str)
@@ -326,9 +333,7 @@ class GameStore:
         """Give up a running game whose seed cannot be unsealed (its key is lost or
         damaged). The log stays verifiable up to this record; its draws can never be
         recomputed, and the audit says so."""
-        row = self.read.execute("SELECT status FROM games WHERE id = ?", [game]).fetchone()
-        if row is None:
-            raise StoreError(N_("no game {game} in {path}"), game=game, path=str(self.path))
+        row = self._game_row_of(game, "status")
         if row[0] != "playing":
             raise StoreError(N_("game {game} is not running"), game=game)
         self.hold(game)

@@ -232,6 +232,12 @@ def tschak_draw(header, records) -> None:
     next(r for r in records if r["kind"] == "action")["body"]["draws"] = [draw]
 
 
+def drop_origin(header, records) -> None:
+    """A given seed passed off as the companion's: the origin taken out of record 1 (the
+    chain computed again), as if the log were written before origins were recorded."""
+    del records[0]["body"]["seed_origin"]
+
+
 def odd_values(header, records) -> None:
     """Values the companion's log may hold and that JSON writers disagree on: integers
     beyond 2**53, keys beyond the Basic Multilingual Plane, separators of lines."""
@@ -350,6 +356,7 @@ def main() -> None:
                 given.replace('"seed_origin": "given"', '"seed_origin": "companion"', 1),
                 "failed",
             ),
+            "forged-origin-dropped.jsonl": (forged(given, drop_origin, chain=True), "failed"),
         }
     expected = {}
     for name, (text, status) in exports.items():

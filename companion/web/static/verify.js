@@ -366,6 +366,9 @@ async function check(header, records) {
       if ("seed_origin" in body && (noBag || (origin !== DRAWN && origin !== GIVEN))) {
         fail("record 1: the seed's origin is not one the companion writes");
       }
+      // every log of a game with a dragon bag says it: one that does not was stripped of
+      // it, to pass a chosen seed off as the companion's
+      if (!noBag && !("seed_origin" in body)) fail("record 1: it does not say where the server seed came from");
       if ("created_at" in body && typeof createdAt !== "string") fail("record 1: the game's date is not text");
     } else if (kind === "new") {
       fail(`${where}: a second 'new' record`);
