@@ -24,10 +24,9 @@ from companion.kinds.tschak.screens.widgets import (
     cell,
     ctl,
     sync,
-    tinted,
 )
 from companion.kinds.tschak.views import FinalView, ScoreColumnView, TschakView
-from companion.ui.colours import colour, letter, text_colour
+from companion.ui.colours import colour
 from companion.ui.drawn import text_extent
 
 LAYOUTS = (*Tschak.layouts, "tschak/final.kv")
@@ -76,11 +75,7 @@ class TschakFinalScreen(TschakScreen):
             sync(self.ids.piles, len(final.piles), PilePanel), final.piles, strict=True
         ):
             panel.player = p.player
-            panel.name_text = p.label
-            panel.letter_text = letter(p.colour)
-            panel.swatch = list(colour(p.colour))
-            panel.tint = tinted(colour(p.colour), 0.3)
-            panel.ink = list(text_colour(p.colour))
+            panel.seat(p.label, p.colour)
             panel.selected = p.selected
             panel.count_text = f"{len(p.scanned)} / {p.expected}"
             panel.status_text = p.status_text

@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any
 
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup
 
@@ -23,10 +23,8 @@ from companion.kinds.tschak.screens.widgets import (
     app,
     ctl,
     sync,
-    tinted,
 )
 from companion.kinds.tschak.views import CardView, TeamView, TschakView, card_view
-from companion.ui.colours import colour, letter, text_colour
 from companion.ui.drawn import text_extent
 
 LAYOUTS = (*Tschak.layouts, "tschak/floor.kv")
@@ -46,7 +44,6 @@ class TeamPanel(Seated, BoxLayout):
     player = StringProperty("")
     selected = BooleanProperty(False)
     status_text = StringProperty("")
-    status_colour = ListProperty([0.85, 0.87, 0.9, 1])
     misplay_text = StringProperty("")
     show_status = BooleanProperty(False)  # the trophies' last card has a line of its own
     roomy = BooleanProperty(True)  # three teams or fewer: an empty slot says what to do
@@ -54,11 +51,7 @@ class TeamPanel(Seated, BoxLayout):
 
     def show(self, team: TeamView, trophies: bool) -> None:
         self.player = team.player
-        self.name_text = team.label
-        self.letter_text = letter(team.colour)
-        self.swatch = list(colour(team.colour))
-        self.tint = tinted(colour(team.colour), 0.3)
-        self.ink = list(text_colour(team.colour))
+        self.seat(team.label, team.colour)
         self.selected = team.selected
         player = team.player
         shown: list[tuple[CardView | None, Callable[[], Any], bool]] = [
@@ -92,20 +85,18 @@ class TeamPanel(Seated, BoxLayout):
         self.show_status = trophies
         if trophies:
             if team.cards:
-                self.status_text, good = _("last card"), True
+                self.status_text = _("last card")
             elif team.known is not None:
-                self.status_text, good = _("known from the hand"), True
+                self.status_text = _("known from the hand")
             else:
-                self.status_text, good = _("scan the last card"), False
+                self.status_text = _("scan the last card")
         elif team.state == "complete":
-            self.status_text, good = _("team complete"), True
+            self.status_text = _("team complete")
         elif team.state == "illegal":
-            self.status_text, good = team.problem, False  # (the misplay button says it)
+            self.status_text = team.problem  # (the misplay button says it)
         else:
             n = len(team.cards)
             self.status_text = _("{n} of {slots} cards").format(n=n, slots=team.slots)
-            good = False
-        self.status_colour = [0.55, 0.9, 0.55, 1] if good else [1, 0.8, 0.5, 1]
 
     def pick(self, player: str) -> None:
         open_hero_picker(player)

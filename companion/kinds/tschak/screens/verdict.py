@@ -115,7 +115,7 @@ class TschakVerdictScreen(TschakScreen):
             )
             # the last card as the floor showed it: its number large, the strength the
             # trophies are ranked by (its words are the card's, for a fresh screen too)
-            card = chip(r.card, figure_size=CARD_FIGURE) if r.card else cell("—")
+            card = chip(r.card, figure_size=CARD_FIGURE) if r.card else cell("—", color=row.ink)
             row.ids.card.add_widget(card)
             row.bind(height=self._stack)
             box.add_widget(row)

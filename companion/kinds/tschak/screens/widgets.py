@@ -4,7 +4,7 @@ colour. Layout in kv/tschak/widgets.kv."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
@@ -16,7 +16,7 @@ from kivy.utils import escape_markup
 from companion.kinds.tschak.control import TschakControl
 from companion.kinds.tschak.progress import EDITION
 from companion.kinds.tschak.views import CardView
-from companion.ui.colours import colour, letter, text_colour
+from companion.ui.colours import colour, letter, panel_ink, panel_tint, text_colour
 from companion.ui.layouts import Layout
 from companion.ui.widgets import FitLabel
 
@@ -48,12 +48,6 @@ def ctl() -> TschakControl:
     control = app().control(EDITION)
     assert isinstance(control, TschakControl)
     return control
-
-
-def tinted(rgba: Sequence[float], amount: float) -> list[float]:
-    """A player's colour, faded towards the background (behind their part)."""
-    base = (0.14, 0.15, 0.18)
-    return [base[i] + (rgba[i] - base[i]) * amount for i in range(3)] + [1]
 
 
 class Tschak(Layout):
@@ -159,25 +153,34 @@ def button(text: str, on_press: Callable[[], Any], **kw: Any) -> TschakButton:
 
 
 class Seated(Tschak):
-    """A player's part of a Tschak! screen, in the player's colour: name, letter, swatch,
-    the tint behind it and the ink on it."""
+    """A player's part of a Tschak! screen, filled as a Clank! table's panel is: their
+    tint (``panel_tint``) with every text on it in its ink (``panel_ink``: dark on
+    yellow's light fill, white on the others), their colour a band, a disc and a
+    button (``swatch``) with the letter or name on it in ``swatch_ink``."""
 
     name_text = StringProperty("")
     letter_text = StringProperty("")
     swatch = ListProperty([1, 1, 1, 1])
+    swatch_ink = ListProperty([1, 1, 1, 1])
     tint = ListProperty([0.2, 0.2, 0.2, 1])
     ink = ListProperty([1, 1, 1, 1])
 
+    def seat(self, label: str, name: str) -> None:
+        """The part shows player ``name`` under ``label`` (``seat_of``)."""
+        for key, value in seat_of(label, name).items():
+            setattr(self, key, value)
+
 
 def seat_of(label: str, name: str) -> dict[str, Any]:
-    """What a ``Seated`` shows of a player: their name, letter and colour, the tint
-    behind them and the ink on it."""
+    """What a ``Seated`` shows of a player: their name, letter and colour with the ink
+    on it, the tint behind them and the ink on that."""
     return {
         "name_text": label,
         "letter_text": letter(name),
         "swatch": list(colour(name)),
-        "tint": tinted(colour(name), 0.3),
-        "ink": list(text_colour(name)),
+        "swatch_ink": list(text_colour(name)),
+        "tint": list(panel_tint(name)),
+        "ink": list(panel_ink(name)),
     }
 
 
