@@ -1,6 +1,8 @@
 """A scrolling list never stops with half a line at its fold without showing that it
-scrolls: the opening's checklist, the tags screen, the past games, Settings, in every
-language at 800x480.
+scrolls: the opening's checklist, the tags screen, the past games, Settings, the pickers
+(a list of buttons, the untagged card's, Tschak!'s cards and choices), the audit, the
+scoring screen's deck and breakdown, the seats' record, the trouble screen's backups,
+Tschak!'s set-up, in every language at 800x480 (the pickers of the box's names in one).
 
 Each list is seen at its top, in its middle and at its bottom. Wherever it goes on
 below (or above) its view, the fold falls between two lines: no line of text and no
@@ -8,9 +10,9 @@ button is cut by it, and nothing of what the band at the fold hides shows throug
 scroll bar is seen at rest, with an arrow at each end where the list goes on, and a
 band with room for it wears a large arrow (their contrast measured from the window's
 pixels); a tap on the band scrolls on. A list that fits shows neither band nor arrow.
-A pop-up's list, laid out as the pickers', on the pop-up's colour, too.
+A pop-up's list on the pop-up's colour, too.
 
-With CLANK_SCREENSHOTS=<folder> every step is saved as lists-<lang>-<nn>-<step>.png.
+With CLANK_SCREENSHOTS=<folder> every step is saved as lists-<lang>-<tour>-<nn>-<step>.png.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from kivy.uix.widget import Widget  # noqa: E402
 
 from companion import i18n  # noqa: E402
 from companion.config import AppConfig, Config  # noqa: E402
+from companion.i18n import _  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.fold import FoldScroll, text_lines  # noqa: E402
 from companion.ui.harness import Harness, window_pixels  # noqa: E402
@@ -64,35 +67,6 @@ def lists(ui: Harness) -> list[FoldScroll]:
     shown = popups[0].walk() if popups else ui.widgets()
     return [w for w in shown if isinstance(w, FoldScroll) and w.opacity > 0
             and w.get_root_window() is not None and w.height > 1]  # fmt: skip
-
-
-def pop_up_list(entries: list[str]) -> ModalView:
-    """A pop-up with a list of big buttons, two to a row, laid out as the pickers' are
-    (kv/popups.kv), its list a FoldScroll on the pop-up's own colour."""
-    from kivy.graphics import Color, Rectangle
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.gridlayout import GridLayout
-
-    from companion.ui.screens.kit import table_button
-
-    ground = [0.16, 0.17, 0.2, 1]
-    view = ModalView(size_hint=(0.96, 0.94))
-    box = BoxLayout(orientation="vertical", padding=dp(6))
-    with box.canvas.before:
-        Color(*ground)
-        back = Rectangle()
-    box.bind(pos=lambda w, pos: setattr(back, "pos", pos))
-    box.bind(size=lambda w, size: setattr(back, "size", size))
-    scroll = FoldScroll(fade=ground)
-    grid = GridLayout(cols=2, spacing=dp(8), padding=(0, 0, dp(14), 0), size_hint_y=None)
-    grid.bind(minimum_height=grid.setter("height"))
-    for text in entries:
-        grid.add_widget(table_button(text, lambda: None))
-    scroll.add_widget(grid)
-    box.add_widget(scroll)
-    view.add_widget(box)
-    view.open(animation=False)
-    return view
 
 
 # ------------------------------------------------------------------ seen from the window
@@ -182,7 +156,16 @@ def fold_problems(ui: Harness, view: FoldScroll, where: str) -> list[str]:
     return found
 
 
-def tour(ui: Harness) -> Iterator[str]:
+# ------------------------------------------------------------------ the tours
+def close_popups(ui: Harness) -> None:
+    for w in list(ui.window.children):
+        if isinstance(w, ModalView):
+            w.dismiss(animation=False)
+    ui.frames(2)
+
+
+def side_screens(ui: Harness) -> Iterator[str]:
+    """The screens beside the game: past games, Settings, the tags."""
     app = ui.app
     ctl = app.controller
     for _game in range(9):  # past games enough to scroll
@@ -206,41 +189,148 @@ def tour(ui: Harness) -> Iterator[str]:
     tags.prompt = "\n".join(said)
     yield "tags-long"
     tags.stop()
+
+
+def clank_game(ui: Harness, pickers: bool = True) -> Iterator[str]:
+    """A game at six, its lists from the opening to the seats' record: the checklist, the
+    pickers (``pickers``), the audit of many draws, a long deck at the scoring."""
+    from companion.ui.screens.choices import catalog_components
+
+    app = ui.app
+    ctl = app.controller
     ctl.new_game({"edition": "catacombs", "players": SIX, "party": True, "server_seed": SEED})
     app.show_screen(app.home_screen())
     yield "opening"
     for name in ("Tattle", "Sneak"):
         ctl.scan_component(Component("card", "catacombs", name))
     yield "opening-row"
-    from companion.ui.screens.choices import catalog_components, component_label
+    if pickers:
+        app.open_scan_drawer()  # a picker: the box's components, two to a row
+        yield "drawer"
+        close_popups(ui)
+        app.pick_untagged_card()  # the dungeon cards, under a search field
+        yield "untagged"
+        close_popups(ui)
+    for _card in range(2):  # a row of Clank! cards: not the catacombs' own
+        ctl.drop_opening_card()
+    assert ctl.begin()
+    for player in SIX:  # six colours in the bag: a draw takes two lines of the audit
+        ctl.clank(2, player)
+    for _attack in range(5):
+        ctl.do({"do": "attack"})
+    close_popups(ui)
+    ctl.do({"do": "artifact", "player": "red", "value": 25})
+    ctl.do({"do": "escape", "player": "red"})
+    for player in SIX[1:]:
+        ctl.do({"do": "damage", "player": player, "n": 10})
+    ui.frames(3)
+    close_popups(ui)
+    assert app.screens.current == "scoring"
+    found = catalog_components("catacombs", cards=("starter", "reserve", "dungeon"), tokens=False)
+    for c in found[:10]:  # a deck longer than its column
+        ctl.add_to_deck(c.name, "red")
+    yield "scoring"
+    if pickers:
+        ui.tap(_("Add a card by hand"))  # every card of the box
+        yield "add-card"
+        close_popups(ui)
+    app.open_audit()
+    yield "audit"
+    assert ctl.close_game()
+    close_popups(ui)
+    app.show_screen("stats")
+    app.screen("stats").show("seats")
+    yield "seats"
 
-    found = catalog_components("catacombs", cards=("dungeon",), tokens=False)
-    picker = pop_up_list([component_label(c) for c in found][:24])
-    yield "pop-up"
-    picker.dismiss(animation=False)
+
+def tschak_game(ui: Harness, pickers: bool = True) -> Iterator[str]:
+    """Tschak! at three: the set-up, a setting's choices, the card picker (``pickers``)."""
+    from companion.kinds.tschak.screens.base import open_tschak_drawer
+
+    app = ui.app
+    assert app.control("tschak").prepare(["red", "blue", "green"])
+    ui.frames(2)
+    assert app.screens.current == "tschak_setup"
+    yield "tschak-setup"
+    setup = app.screens.get_screen("tschak_setup")
+    (row,) = [
+        r for r in setup.ids.settings.children if getattr(r, "key", "") == "final_tie_monsters"
+    ]
+    ui.tap(row.ids.value)  # its choices, a button each
+    yield "tschak-choices"
+    close_popups(ui)
+    if pickers:
+        open_tschak_drawer()  # every face of the box, four to a row
+        yield "tschak-drawer"
+        close_popups(ui)
 
 
+def main_screens(ui: Harness, pickers: bool = True) -> Iterator[str]:
+    """The screens beside the game, then a game of Clank! from its opening to its end."""
+    yield from side_screens(ui)
+    yield from clank_game(ui, pickers)
+
+
+TOURS = {"clank": main_screens, "tschak": tschak_game}
+# the pickers of the box's cards and components: their lines are whole buttons of the
+# box's names, alike in every language; seen in one
+PICKERS_IN = "ru"
+
+
+class Looks:
+    """Every list a step of a tour shows, at its top, middle and bottom: what is wrong
+    with its folds (and, with CLANK_SCREENSHOTS, the window at each)."""
+
+    def __init__(self, ui: Harness, name: str) -> None:
+        self.ui, self.name, self.n = ui, name, 0
+        self.found: list[str] = []
+
+    def __call__(self, step: str) -> None:
+        self.ui.frames(3)  # the screen left is gone
+        views = lists(self.ui)
+        assert views, f"{step}: no list"
+        for i, view in enumerate(views):
+            for where, position in POSITIONS.items():
+                view.scroll_y = position
+                name = f"{step}-{i}-{where}"
+                self.found += fold_problems(self.ui, view, name)
+                if SHOTS is not None and (where != "bottom" or i == 0):
+                    SHOTS.mkdir(parents=True, exist_ok=True)
+                    self.ui.screenshot(SHOTS / f"lists-{self.name}-{self.n:02d}-{name}.png")
+                    self.n += 1
+            view.scroll_y = 1
+
+
+@pytest.mark.parametrize("tour", TOURS)
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_every_list_ends_on_whole_lines_and_shows_that_it_scrolls(tmp_path, language):
+def test_every_list_ends_on_whole_lines_and_shows_that_it_scrolls(tmp_path, language, tour):
     ui = open_ui(tmp_path, language)
-    found: list[str] = []
+    look = Looks(ui, f"{language}-{tour}")
     try:
-        n = 0
-        for step in tour(ui):
-            ui.frames(3)  # the screen left is gone
-            views = lists(ui)
-            assert views, f"{step}: no list"
-            for i, view in enumerate(views):
-                for where, position in POSITIONS.items():
-                    view.scroll_y = position
-                    name = f"{step}-{i}-{where}"
-                    found += fold_problems(ui, view, name)
-                    if SHOTS is not None and (where != "bottom" or i == 0):
-                        SHOTS.mkdir(parents=True, exist_ok=True)
-                        ui.screenshot(SHOTS / f"lists-{language}-{n:02d}-{name}.png")
-                        n += 1
-                view.scroll_y = 1
-        assert not found, "\n".join(found)
+        for step in TOURS[tour](ui, pickers=language == PICKERS_IN):
+            look(step)
+        assert not look.found, "\n".join(look.found)
+    finally:
+        ui.close()
+
+
+def test_the_backups_list_too(tmp_path):
+    """The trouble screen's copies of a database that cannot be used, more than its
+    room holds (the words are a date: one language)."""
+    from companion.store.backup import backup
+    from tests.test_trouble_screen import StartedHarness, not_sqlite, played
+
+    db = tmp_path / "games.db"
+    source = played(tmp_path / "copied.db")
+    for hour in range(9):
+        backup(source, tmp_path / "backups", keep=9, now=1_700_000_000 + 3600 * hour)
+    not_sqlite(db)
+    ui = StartedHarness(Config(app=AppConfig(database=str(db), language="en")))
+    look = Looks(ui, "en-trouble")
+    try:
+        ui.tap("Restore a backup")
+        look("backups")
+        assert not look.found, "\n".join(look.found)
     finally:
         ui.close()
 
@@ -248,7 +338,7 @@ def test_every_list_ends_on_whole_lines_and_shows_that_it_scrolls(tmp_path, lang
 def test_a_tap_on_the_band_brings_the_hidden_line_whole(tmp_path):
     ui = open_ui(tmp_path, "ru")
     try:
-        steps = tour(ui)
+        steps = clank_game(ui, pickers=False)
         while next(steps) != "opening-row":
             pass
         ui.frames(3)
@@ -274,3 +364,22 @@ def test_a_tap_on_the_band_brings_the_hidden_line_whole(tmp_path):
         assert fold_problems(ui, view, "after the tap") == []
     finally:
         ui.close()
+
+
+def test_an_edge_that_cuts_a_whole_item_too_tall_for_a_band_folds_line_by_line(monkeypatch):
+    """A text of six lines, 180 px high, in a view of 200 px whose bottom edge cuts it:
+    whole, it would need a band of 140 px, over the limit (0.45 of the view); line by
+    line, the band covers the one line the edge cuts. Neither found: no band at all."""
+    view = FoldScroll(size=(300, 200))
+    whole = [(0.0, 60.0), (60.0, 240.0), (240.0, 400.0)]  # a button, a text, the rest
+    lines = [(60.0 + 30 * i, 90.0 + 30 * i) for i in range(6)]
+    fine = [(0.0, 60.0), *lines, (240.0, 400.0)]
+    monkeypatch.setattr(view, "seen", lambda: (100.0, 300.0, 200.0))  # bottom edge at 100
+    monkeypatch.setattr(view, "_watch", lambda widgets: None)
+    monkeypatch.setattr(view, "line_widgets", lambda: [])
+    monkeypatch.setattr(view, "lines", lambda fine_=False: iter(fine if fine_ else whole))
+    view.fold()
+    assert view.more_below and view.below == 20.0  # up to the line at 120, not 0
+    monkeypatch.setattr(view, "lines", lambda fine_=False: iter(whole))  # no line breaks
+    view.fold()
+    assert view.below == 0.0  # cut: the item is taller than a band may be

@@ -110,21 +110,31 @@ class FoldScroll(ScrollView):
         self._watch(self.line_widgets())
         self.more_below = low > ROUGH
         self.more_above = high < scrolls + self.height - ROUGH
+        # whole items first, then a long text line by line; an edge that cuts even so
+        # (a line taller than a band may be) has no band
         for fine in (False, True):
             below, above = self.bands(list(self.lines(fine)), low, high)
-            if below + above <= self.height / 2:
+            whole = below is not None and above is not None
+            if whole and (below or 0.0) + (above or 0.0) <= self.height / 2:
                 break
-        else:  # a view too low for both: its edges cut
+        below, above = below or 0.0, above or 0.0
+        if below + above > self.height / 2:  # a view too low for both: its edges cut
             below = above = 0.0
         self.below, self.above = below, above
 
-    def bands(self, spans: list[Span], low: float, high: float) -> tuple[float, float]:
+    def bands(
+        self, spans: list[Span], low: float, high: float
+    ) -> tuple[float | None, float | None]:
         """The heights of the bands over what the edges of the view (``low``, ``high``)
-        would cut of the lines ``spans``."""
+        would cut of the lines ``spans``; None for an edge that cuts a line taller than a
+        band may be."""
         most = MOST * self.height
-        below = free(spans, low, up=True, within=low + most) - low if self.more_below else 0.0
-        above = high - free(spans, high, up=False, within=high - most) if self.more_above else 0.0
-        return below, above
+        below = free(spans, low, up=True, within=low + most) if self.more_below else low
+        above = free(spans, high, up=False, within=high - most) if self.more_above else high
+        return (
+            None if below is None else below - low,
+            None if above is None else high - above,
+        )
 
     def _watch(self, widgets: list[Widget]) -> None:
         """The fold is found again when a line moves or changes its height (a text laid
@@ -182,9 +192,9 @@ def text_lines(label: Label, bottom: float) -> Iterator[Span]:
         top -= line.h
 
 
-def free(spans: list[Span], start: float, *, up: bool, within: float) -> float:
+def free(spans: list[Span], start: float, *, up: bool, within: float) -> float | None:
     """The first place from ``start`` (upwards or downwards) that is inside no line, not
-    beyond ``within``; ``start`` when there is none."""
+    beyond ``within``; None when there is none."""
     place, moved = start, True
     while moved:
         moved = False
@@ -192,4 +202,4 @@ def free(spans: list[Span], start: float, *, up: bool, within: float) -> float:
             if bottom + ROUGH < place < top - ROUGH:
                 place, moved = (top if up else bottom), True
     beyond = place > within if up else place < within
-    return start if beyond else place
+    return None if beyond else place

@@ -205,8 +205,10 @@ class Harness:
     def seats(self) -> int:
         """The players (or teams: a Tschak! table's panels) at the table of the moment;
         0 with no game on it."""
-        own = self.app.own()
-        ctl: Any = own[1] if own is not None else self.app.controller
+        own = self.app.own() if hasattr(self.app, "own") else None
+        ctl: Any = own[1] if own is not None else getattr(self.app, "controller", None)
+        if ctl is None:  # an app with no table (the trouble screen's)
+            return 0
         view = ctl.view()
         return len(getattr(view, "teams", ()) or getattr(view, "players", ()) or ())
 
