@@ -8,7 +8,8 @@ writer, and nothing that happens here can touch the game.
   ``/static/NAME`` its script and style, served from memory;
 - ``/api/state`` (``?game=N``) the newest game (or game N): ``{"game", "state", ...}``,
   ``state`` being the table script's ``replay --json`` output;
-- ``/api/events``: Server-Sent Events, the same object after every committed change;
+- ``/api/events``: Server-Sent Events, the same object after every committed change, and
+  an ``alive`` event every 15 s (the page tells a dead path by its absence);
 - ``/api/proof``, ``/api/export``, ``/api/bgstats`` (``?game=N``): once that game has
   ended, else 404 and nothing more;
 - ``/api/words``: the page's words in the table's language.
@@ -24,21 +25,37 @@ that it reaches the phones within a few hundred milliseconds. It looks at the to
 file and (``serve``) at the settings file too: a new token writes the join link again,
 and a new language of the table is the page's from then on.
 
+A game asked for by number (its state, proof, export, BG Stats play) is made once per
+state of its log and language, and the same bytes go to every request that asks for it
+meanwhile: requests that ask at once wait for one answer, and at most
+``REPLAYS_AT_ONCE`` different ones are being made at a time.
+
+Before any of that, every connection passes the gate (``access.Gate``, ``serve``): its
+request head within ``HEAD_SECONDS``, at most ``MAX_PER_CLIENT`` connections from one
+address and ``MAX_CONNECTIONS`` in all, below the file limit; a stranger's connection
+makes room for a phone's. Running out of a resource anyway is one line a minute in the
+log, never a traceback.
+
 Why one module of over 600 lines: the routes, the token's check, the event streams and
 the watching of the database, the token and the settings share one running server and
 its state; what they read and say is in ``view``, ``words``, ``proof``, ``reader`` and
-``access`` beside it.
+``access`` (the token, and the gate before it) beside it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import functools
 import json
 import logging
+import os
 import signal
+import socket
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -51,7 +68,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from companion.i18n import current_language, set_language
 from companion.join_link import join_url, remove_url_file, token_path, url_file, write_url_file
 from companion.resources import package_path
-from companion.web.access import TokenFile, load_token, token_matches
+from companion.web.access import Gate, TokenFile, connection_limit, load_token, token_matches
 from companion.web.colours import NAME as COLOURS_CSS
 from companion.web.colours import palette_css
 from companion.web.reader import Games, NoSuchGame, ReplayedGame, Unavailable
@@ -63,8 +80,19 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 POLL_SECONDS = 0.1  # how often the watcher looks at the database files
 RECHECK_SECONDS = 2.0  # the database itself is read at least this often
-KEEPALIVE_SECONDS = 15.0  # a comment on a quiet stream: dead phones are found
+KEEPALIVE_SECONDS = 15.0  # an "alive" event this often on every stream: a dead path shows
 MAX_STREAMS = 200  # open event streams at once (a table has at most six phones each)
+# The gate (access.Gate): what a stranger's connection may hold before it gives the token
+HEAD_SECONDS = 5.0  # a head whole this soon after the connection (or after the last answer)
+HEAD_BYTES = 16 * 1024  # bytes sent before a request gave the token (a phone's head: < 2 kB)
+MAX_PER_CLIENT = 32  # connections open at once from one address (a browser opens <= 6)
+MAX_CONNECTIONS = 2048  # connections open at once in all (fewer under a lower file limit)
+FD_RESERVE = 256  # file descriptors kept free below the limit, for all but connections
+ACCEPTS = 32  # connections accepted in one turn of the loop, at most
+LISTEN_QUEUE = 1024  # connections the kernel holds until they are accepted
+REPLAYS_AT_ONCE = 2  # games being read and made into an answer at a time
+KEPT_BODIES = 8  # answers kept made (a game's state, proof, export, BG Stats play)
+RARE_SECONDS = 60.0  # a trouble that repeats is said once this often
 MAX_QUERY = 2048  # bytes of a query string
 MAX_LINE = 4096  # bytes of the request line, and of one header
 MAX_HEADERS = 64  # headers of one request
@@ -135,6 +163,63 @@ class _OneLine(logging.Filter):
         return True
 
 
+RESOURCE_ERRORS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+RESOURCE_WORDS = tuple(os.strerror(code) for code in RESOURCE_ERRORS)
+
+
+class _Rarely:
+    """A trouble that repeats (the same ``key``) is said once every ``seconds``; the line
+    that says it again tells how many times it came meanwhile."""
+
+    def __init__(self, seconds: float = RARE_SECONDS) -> None:
+        self.seconds = seconds
+        self._last: dict[str, float] = {}
+        self._held: dict[str, int] = {}
+
+    def due(self, key: str) -> int | None:
+        """None: not to be said now; else how many were held back since it was said."""
+        now = time.monotonic()
+        last = self._last.get(key)
+        if last is not None and now - last < self.seconds:
+            self._held[key] = self._held.get(key, 0) + 1
+            return None
+        self._last[key] = now
+        return self._held.pop(key, 0)
+
+
+class _ResourceLines(logging.Filter):
+    """Out of file descriptors, buffers or memory (a flood of connections): one line a
+    minute, whoever says it (the event loop's accept, a request, the watcher), never one
+    per turn of the loop. Runs after ``_OneLine``: the exception is in the message."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rarely = _Rarely()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if not any(words in text for words in RESOURCE_WORDS):
+            return True
+        held = self.rarely.due("resources")
+        if held is None:
+            return False
+        if held:
+            text += f" ({held} more like it since the last such line)"
+        record.msg, record.args = text, None
+        return True
+
+
+def _loop_trouble(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The event loop's own troubles (an accept that failed, a callback that raised) in
+    one line of the web side's log; a flood of them is held back by ``_ResourceLines``."""
+    what = str(context.get("message") or "the event loop")
+    e = context.get("exception")
+    if isinstance(e, BaseException):
+        log.warning("%s: %s: %s", what, type(e).__name__, e)
+    else:
+        log.warning("%s", what)
+
+
 class _AccessLog(AbstractAccessLogger):
     """Method, path and status only: never the query (the token may be in it)."""
 
@@ -143,13 +228,22 @@ class _AccessLog(AbstractAccessLogger):
         self.logger.log(level, "%s %s %s", request.method, request.path, response.status)
 
 
+ALIVE = b"event: alive\ndata: {}\n\n"  # every KEEPALIVE_SECONDS on each stream
+
+
+def _state_event(body: bytes) -> bytes:
+    return b"event: state\ndata: " + body + b"\n\n"
+
+
 class Hub:
-    """The newest game as every stream sends it: the bytes, and a version that grows
-    with each change; streams wait on it instead of asking."""
+    """The newest game as every stream sends it: the bytes (and the event that carries
+    them, made once for every stream), and a version that grows with each change;
+    streams wait on it instead of asking."""
 
     def __init__(self) -> None:
         self.status = 503
         self.body = _no_state("starting")
+        self.event = _state_event(self.body)
         self.version = 0
         self.streams = 0
         self.closed = False
@@ -157,6 +251,7 @@ class Hub:
 
     def publish(self, status: int, body: bytes) -> None:
         self.status, self.body = status, body
+        self.event = _state_event(body)
         self.version += 1
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
@@ -187,7 +282,8 @@ class WebCompanion:
 
     ``language``: the table's settings, followed (``serve``); without it the server
     speaks the language it was started in. ``on_token``: told each new token (None:
-    there is none any more) once the watcher has seen it."""
+    there is none any more) once the watcher has seen it. ``gate``: the connections'
+    (``serve`` sets it), told of each connection whose request gave the token."""
 
     def __init__(
         self,
@@ -213,6 +309,16 @@ class WebCompanion:
         self._problem: str | None = None
         self._damaged: tuple[int, int] | None = None
         self._generation = self.access.generation  # the token the watcher saw last
+        self._trouble = _Rarely()  # the watcher's troubles, said once a minute
+        self.gate: Gate | None = None
+        # the answers made, in the database's thread: (what, game) -> (the state of its
+        # log and the language they were made for, the game, the bytes)
+        self._bodies: OrderedDict[tuple[str, int], tuple[tuple[Any, ...], int, bytes]] = (
+            OrderedDict()
+        )
+        # answers being made, each awaited by every request that asks for it meanwhile
+        self._asking: dict[tuple[str, int | None], asyncio.Task[tuple[int, bytes] | None]] = {}
+        self._replays = asyncio.Semaphore(REPLAYS_AT_ONCE)
 
     @property
     def token(self) -> str | None:
@@ -253,16 +359,76 @@ class WebCompanion:
             self._problem = problem
         return status, body
 
-    def _game(self, number: int) -> ReplayedGame:
-        return self.games.game(number)
-
-    def _export(self, number: int) -> str | None:
-        from companion.web.proof import export_text
-
+    def _answer(self, what: str, number: int | None) -> tuple[int, bytes] | None:
+        """In the database's thread: ``what`` ("state", "proof", "export", "bgstats") of
+        game ``number`` (None: the newest), as (the game, the body); None where there is
+        none (before the end; an abandoned game's BG Stats play). Made once per state of
+        the game's log (its last record's hash) and language, then the same bytes."""
+        if number is None:
+            number = self.games.newest()
         found = self.games.game(number)
-        if not found.ended:
-            return None
-        return export_text(self.games.db.connection(), self.database, number)
+        if what != "state" and not found.ended:
+            return None  # not before the end: nothing more is said
+        if what == "bgstats" and found.status != "over":
+            return None  # an abandoned game has no scores
+        seen = (
+            found.seq,
+            found.head,
+            found.damaged,
+            found.status,
+            found.closed,
+            found.ended_at,
+            current_language(),
+        )
+        kept = self._bodies.get((what, number))
+        if kept is not None and kept[0] == seen:
+            self._bodies.move_to_end((what, number))
+            return kept[1], kept[2]
+        body = self._make(what, found)
+        self._bodies[(what, number)] = (seen, found.game, body)
+        while len(self._bodies) > KEPT_BODIES:
+            self._bodies.popitem(last=False)
+        return found.game, body
+
+    def _make(self, what: str, found: ReplayedGame) -> bytes:
+        if what == "state":
+            return _json(found.payload())
+        if what == "proof":
+            from companion.web.proof import proof
+
+            return _json(proof(found))
+        if what == "export":
+            from companion.web.proof import export_text
+
+            text = export_text(self.games.db.connection(), self.database, found.game)
+            return text.encode("utf-8")
+        from companion.web.bgstats import push_link
+
+        data = bgstats_play(found)
+        return _json({"url": push_link(data), "play": data})
+
+    async def answer(self, what: str, number: int | None) -> tuple[int, bytes] | None:
+        """``_answer``, made in the database's thread; requests asking for the same one
+        meanwhile wait for that one (never a copy each), and at most
+        ``REPLAYS_AT_ONCE`` different ones are made at a time. NoSuchGame, Unavailable."""
+        key = (what, number)
+        task = self._asking.get(key)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._answer_once(what, number))
+            self._asking[key] = task
+            task.add_done_callback(functools.partial(self._answered, key))
+        return await asyncio.shield(task)
+
+    async def _answer_once(self, what: str, number: int | None) -> tuple[int, bytes] | None:
+        async with self._replays:
+            found: tuple[int, bytes] | None = await self.run(self._answer, what, number)
+            return found
+
+    def _answered(self, key: tuple[str, int | None], task: asyncio.Task[Any]) -> None:
+        if self._asking.get(key) is task:
+            del self._asking[key]
+        if not task.cancelled():
+            task.exception()  # taken: each request that waited has it (none may be left)
 
     def _follow_language(self) -> bool:
         """In the database's thread (the language is the whole process's, and the games
@@ -328,7 +494,11 @@ class WebCompanion:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # never the end of the watcher: said, then tried again
-                log.warning("watching the game database: %s: %s", type(e).__name__, e)
+                trouble = f"{type(e).__name__}: {e}"
+                held = self._trouble.due(trouble)
+                if held is not None:  # the same trouble again: once a minute
+                    more = f" ({held} more times)" if held else ""
+                    log.warning("watching the game database: %s%s", trouble, more)
             await asyncio.sleep(self.poll)
 
     async def start(self, app: web.Application) -> None:
@@ -391,6 +561,8 @@ async def security(request: web.Request, handler: Handler) -> web.StreamResponse
         elif not _allowed(request, companion.token):
             response = web.Response(status=403)
         else:
+            if companion.gate is not None:  # a phone's: never closed to make room
+                companion.gate.trust(request.transport)
             response = await handler(request)
     except web.HTTPException as e:
         response = web.Response(status=e.status, headers={"Content-Type": "text/plain"})
@@ -456,15 +628,21 @@ async def words(request: web.Request) -> web.StreamResponse:
     return _json_response(200, _app_state(request).words)
 
 
-async def _ask(companion: WebCompanion, number: int) -> ReplayedGame:
+async def _asked(request: web.Request, what: str) -> tuple[int, bytes]:
+    """(the game, the body) of ``what`` for ``?game=N`` (or the newest game), once that
+    game has ended; else 404 and nothing more (503 for a database that cannot be read)."""
+    companion = _app_state(request)
+    number = _game_number(request)
     try:
-        found: ReplayedGame = await companion.run(companion._game, number)
+        found = await companion.answer(what, number)
     except NoSuchGame:
         raise web.HTTPNotFound() from None
     except Unavailable as e:
-        if e.code == "no_database":
+        if number is None or e.code == "no_database":
             raise web.HTTPNotFound() from None
         raise web.HTTPServiceUnavailable() from None
+    if found is None:
+        raise web.HTTPNotFound()  # not before the end: nothing more is said
     return found
 
 
@@ -473,12 +651,22 @@ async def state(request: web.Request) -> web.StreamResponse:
     number = _game_number(request)
     if number is None:
         return _json_response(companion.hub.status, companion.hub.body)
-    found = await _ask(companion, number)
-    body = await companion.run(lambda: _json(found.payload()))
-    return _json_response(200, body)
+    try:
+        found = await companion.answer("state", number)
+    except NoSuchGame:
+        return _json_response(404, _no_state("no_game"))
+    except Unavailable as e:
+        if e.code == "no_database":
+            return _json_response(404, _no_state("no_game"))
+        return _json_response(503, _no_state("unreadable"))
+    assert found is not None  # a state there always is
+    return _json_response(200, found[1])
 
 
 async def events(request: web.Request) -> web.StreamResponse:
+    """The newest game's state at once and after every change (``event: state``), and
+    ``event: alive`` every KEEPALIVE_SECONDS whatever else is sent: a page that hears
+    nothing for two of them knows the path is dead."""
     companion = _app_state(request)
     hub = companion.hub
     if hub.streams >= MAX_STREAMS:
@@ -492,17 +680,22 @@ async def events(request: web.Request) -> web.StreamResponse:
         }
     )
     generation = companion.access.generation  # the token it was opened with
+    loop = asyncio.get_running_loop()
     hub.streams += 1
     try:
         await response.prepare(request)
         await response.write(b"retry: 1000\n\n")
         seen = -1
+        alive = loop.time() + KEEPALIVE_SECONDS  # when the next "alive" is due
         while not hub.closed and companion.access.generation == generation:
-            if hub.version != seen:
+            if loop.time() >= alive:  # first: however often the state changes
+                await response.write(ALIVE)
+                alive = loop.time() + KEEPALIVE_SECONDS
+            elif hub.version != seen:
                 seen = hub.version
-                await response.write(b"event: state\ndata: " + hub.body + b"\n\n")
-            elif not await hub.wait(seen, KEEPALIVE_SECONDS):
-                await response.write(b": still here\n\n")
+                await response.write(hub.event)
+            else:
+                await hub.wait(seen, alive - loop.time())
     except (ConnectionError, RuntimeError):  # the phone went away
         pass
     finally:
@@ -510,38 +703,16 @@ async def events(request: web.Request) -> web.StreamResponse:
     return response
 
 
-async def _ended(request: web.Request) -> tuple[WebCompanion, ReplayedGame]:
-    companion = _app_state(request)
-    number = _game_number(request)
-    if number is None:
-        try:
-            number = await companion.run(companion.games.newest)
-        except (NoSuchGame, Unavailable):
-            raise web.HTTPNotFound() from None
-    found = await _ask(companion, number)
-    if not found.ended:
-        raise web.HTTPNotFound()  # not before the end: nothing more is said
-    return companion, found
-
-
 async def proof_page(request: web.Request) -> web.StreamResponse:
-    from companion.web.proof import proof
-
-    _companion, found = await _ended(request)
-    return _json_response(200, _json(proof(found)))
+    _game, body = await _asked(request, "proof")
+    return _json_response(200, body)
 
 
 async def export(request: web.Request) -> web.StreamResponse:
-    companion, found = await _ended(request)
-    try:
-        text = await companion.run(companion._export, found.game)
-    except (NoSuchGame, Unavailable):
-        raise web.HTTPNotFound() from None
-    if text is None:
-        raise web.HTTPNotFound()
-    name = f"clank-companion-game-{found.game}.jsonl"
+    game, body = await _asked(request, "export")
+    name = f"clank-companion-game-{game}.jsonl"
     return web.Response(
-        body=text.encode("utf-8"),
+        body=body,
         headers={
             "Content-Type": "application/x-ndjson; charset=utf-8",
             "Content-Disposition": f'attachment; filename="{name}"',
@@ -550,13 +721,8 @@ async def export(request: web.Request) -> web.StreamResponse:
 
 
 async def bgstats(request: web.Request) -> web.StreamResponse:
-    from companion.web.bgstats import push_link
-
-    companion, found = await _ended(request)
-    if found.status != "over":
-        raise web.HTTPNotFound()  # an abandoned game has no scores
-    data = await companion.run(bgstats_play, found)
-    return _json_response(200, _json({"url": push_link(data), "play": data}))
+    _game, body = await _asked(request, "bgstats")
+    return _json_response(200, body)
 
 
 def bgstats_play(found: ReplayedGame) -> dict[str, Any]:
@@ -610,11 +776,76 @@ def make_app(companion: WebCompanion) -> web.Application:
 
 
 # ------------------------------------------------------------------ running it
+class _GatedSite(web.BaseSite):
+    """aiohttp's TCP site with the gate before aiohttp's protocol: every connection is
+    admitted, timed and counted by ``gate`` first (``access.Gate``).
+
+    ``accepts``: connections the event loop accepts in one turn (asyncio takes its
+    ``backlog`` for that), few enough that those not yet seen by the gate fit the room
+    kept below the file limit. The kernel's queue of connections waiting to be accepted
+    is made LISTEN_QUEUE long all the same (they hold no descriptor there): a phone's
+    connection waits in it among a stranger's instead of being dropped (and tried again
+    by the phone only a second later)."""
+
+    def __init__(
+        self, runner: web.BaseRunner, host: str, port: int, gate: Gate, *, accepts: int
+    ) -> None:
+        super().__init__(runner, backlog=accepts)
+        self._host, self._port, self._gate = host, port, gate
+
+    @property
+    def name(self) -> str:
+        return f"http://{self._host}:{self._port}"
+
+    async def start(self) -> None:
+        await super().start()
+        server = self._runner.server
+        assert server is not None
+        self._server = await asyncio.get_running_loop().create_server(
+            self._gate.protocol(server),
+            self._host,
+            self._port,
+            backlog=self._backlog,
+            reuse_address=True,
+        )
+        for listening in self._server.sockets:
+            with socket.socket(fileno=os.dup(listening.fileno())) as same:
+                same.listen(LISTEN_QUEUE)
+
+
+def make_gate() -> Gate:
+    """The gate of ``serve``, its limits read now (the tests lower them): as many
+    connections as the file limit leaves room for, up to MAX_CONNECTIONS. A refusal, and
+    a stranger's connection closed for a newer one, are each said once a minute."""
+    rarely = _Rarely()
+
+    def said(what: str, why: str) -> None:
+        held = rarely.due(what)
+        if held is None:
+            return
+        more = f" ({held} more since the last such line)" if held else ""
+        if what == "refused":
+            log.warning("refused a connection: %s%s", why, more)
+        else:  # a stranger's connection (no token yet) closed for a newer one
+            log.warning("closed a connection without the token: %s%s", why, more)
+
+    limit, room = connection_limit(MAX_CONNECTIONS, FD_RESERVE)
+    return Gate(
+        limit=limit,
+        room=room,
+        per_client=MAX_PER_CLIENT,
+        head_seconds=HEAD_SECONDS,
+        head_bytes=HEAD_BYTES,
+        said=said,
+    )
+
+
 def setup_logging() -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     handler.addFilter(_OneLine())
-    for name in ("companion.web", "aiohttp"):
+    handler.addFilter(_ResourceLines())
+    for name in ("companion.web", "aiohttp", "asyncio"):
         logger = logging.getLogger(name)
         logger.handlers = [handler]
         logger.propagate = False
@@ -634,8 +865,13 @@ async def serve(
 ) -> None:
     """Serve until ``stop`` is set (or SIGTERM / SIGINT); ``ready`` is told the join URL
     once the port is open, ``renewed`` the new one each time the token changes (None:
-    there is no token any more). ``language``: the table's settings, followed."""
+    there is no token any more). ``language``: the table's settings, followed.
+
+    Every connection passes the gate (``make_gate``); aiohttp closes one whose next
+    request's head is not whole HEAD_SECONDS after the last answer. The event loop's own
+    troubles are one line of the log each (``_loop_trouble``)."""
     companion = WebCompanion(database, token, language=language)
+    gate = companion.gate = make_gate()
     app = make_app(companion)
     runner = web.AppRunner(
         app,
@@ -644,17 +880,20 @@ async def serve(
         max_line_size=MAX_LINE,
         max_field_size=MAX_LINE,
         max_headers=MAX_HEADERS,
-        keepalive_timeout=75,
+        keepalive_timeout=HEAD_SECONDS,
         shutdown_timeout=2.0,
     )
     await runner.setup()
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
+    before = loop.get_exception_handler()
+    loop.set_exception_handler(_loop_trouble)
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
     try:
-        site = web.TCPSite(runner, host, port, reuse_address=True, backlog=256)
+        accepts = max(4, min(ACCEPTS, gate.room // 8))  # a few turns of them fit the room
+        site = _GatedSite(runner, host, port, gate, accepts=accepts)
         await site.start()
         bound = port
         for address in runner.addresses:
@@ -673,6 +912,7 @@ async def serve(
         await stop.wait()
     finally:
         await runner.cleanup()
+        loop.set_exception_handler(before)
 
 
 def run(database: Path, host: str, port: int) -> int:
