@@ -454,21 +454,23 @@ class GameLog:
             ("action", {"action": action, "events": events, "draws": draws})
         ]
         update = None
+        # the record that ends the game says when (BG Stats' length of the play, read
+        # back from the log by whoever shows it later)
+        ended_at = now_text()
         if ending is not None and "reason" not in ending:  # a deck scored after the end
             update = (
                 "UPDATE games SET ranking = ? WHERE id = ?",
                 [json.dumps(ending["ranking"]), self.game],
             )
         elif ending is not None and "server_seed" not in ending:  # over, with no seed
-            records.append(("end", {"reason": ending["reason"]}))
+            records.append(("end", {"reason": ending["reason"], "ended_at": ended_at}))
             update = (
                 "UPDATE games SET status = 'over', ranking = ? WHERE id = ?",
                 [json.dumps(ending["ranking"]), self.game],
             )
         elif ending is not None:
-            records.append(
-                ("reveal", {"server_seed": ending["server_seed"], "reason": ending["reason"]})
-            )
+            reveal = {"server_seed": ending["server_seed"], "reason": ending["reason"]}
+            records.append(("reveal", {**reveal, "ended_at": ended_at}))
             update = (
                 "UPDATE games SET status = 'over', server_seed = ?, ranking = ? WHERE id = ?",
                 [ending["server_seed"], json.dumps(ending["ranking"]), self.game],
@@ -481,9 +483,10 @@ class GameLog:
         self._commit([("close", {"reason": reason})], None)
 
     def abandon(self, server_seed: str | None, reason: str) -> None:
-        """The game is given up; ``server_seed`` None: it was lost with its key."""
+        """The game is given up; ``server_seed`` None: it was lost with its key. The
+        record says when (``ended_at``), as the record that ends a game does."""
         self._commit(
-            [("abandon", {"server_seed": server_seed, "reason": reason})],
+            [("abandon", {"server_seed": server_seed, "reason": reason, "ended_at": now_text()})],
             (
                 "UPDATE games SET status = 'abandoned', server_seed = ? WHERE id = ?",
                 [server_seed, self.game],

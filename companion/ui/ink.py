@@ -33,6 +33,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any, NamedTuple
 
 FIGURE = re.compile(r"^[−+\-]?\d+([.,]\d+)?\s*%?$")  # a number alone: a figure
@@ -97,12 +98,19 @@ def _box(image: Pixels, x: float, y: float, w: float, h: float) -> tuple[int, in
     return max(0, int(x)), max(0, int(y)), min(width, int(x + w)), min(height, int(y + h))
 
 
+def _colours(image: Pixels, box: tuple[int, int, int, int]) -> Counter[tuple[int, int, int]]:
+    """How many pixels of each colour the box holds (in the order first met, row by row
+    from its bottom: the first of two colours as common is the lower one's)."""
+    x0, y0, x1, y1 = box
+    return Counter(chain.from_iterable(row[x0:x1] for row in image[y0:y1]))
+
+
 def background(image: Pixels, x: float, y: float, w: float, h: float) -> tuple[int, int, int]:
     """The box's most common colour: the ground its text is drawn on."""
-    x0, y0, x1, y1 = _box(image, x, y, w, h)
+    x0, y0, x1, y1 = box = _box(image, x, y, w, h)
     if x1 <= x0 or y1 <= y0:
         return (0, 0, 0)
-    return Counter(p for r in range(y0, y1) for p in image[r][x0:x1]).most_common(1)[0][0]
+    return _colours(image, box).most_common(1)[0][0]
 
 
 def _distance(p: tuple[int, int, int], q: tuple[int, int, int]) -> int:
@@ -123,9 +131,18 @@ def _run_of_rows(image: Pixels, ground: tuple[int, int, int],
     x0, y0, x1, y1 = box
     if x1 <= x0 or y1 <= y0:
         return 0
-    return _longest_run(
-        any(_distance(p, ground) > INK for p in image[r][x0:x1]) for r in range(y0, y1)
-    )
+    inked: dict[tuple[int, int, int], bool] = {}  # each colour judged once
+
+    def holds_ink(row: list[tuple[int, int, int]]) -> bool:
+        for p in set(row[x0:x1]):
+            ink = inked.get(p)
+            if ink is None:
+                ink = inked[p] = _distance(p, ground) > INK
+            if ink:
+                return True
+        return False
+
+    return _longest_run(holds_ink(image[r]) for r in range(y0, y1))
 
 
 def ink_height(image: Pixels, x: float, y: float, w: float, h: float) -> int:
@@ -261,12 +278,12 @@ def _plain_capital(char: str) -> bool:
 def _ground(image: Pixels, placed: Placed) -> tuple[tuple[int, int, int], int]:
     """The ground a text is drawn on (its box's most common colour) and its contrast:
     how far its strongest ink stands from it."""
-    x0, y0, x1, y1 = _box(image, placed.x, placed.y, placed.width, placed.height)
+    x0, y0, x1, y1 = box = _box(image, placed.x, placed.y, placed.width, placed.height)
     if x1 <= x0 or y1 <= y0:
         return (0, 0, 0), 0
-    ground = Counter(p for r in range(y0, y1) for p in image[r][x0:x1]).most_common(1)[0][0]
-    contrast = max(_distance(p, ground) for r in range(y0, y1) for p in image[r][x0:x1])
-    return ground, contrast
+    colours = _colours(image, box)
+    ground = colours.most_common(1)[0][0]
+    return ground, max(_distance(p, ground) for p in colours)
 
 
 def text_heights(image: Pixels, placed: Placed) -> tuple[int | None, int | None]:
@@ -337,6 +354,9 @@ def walk(root: Any) -> Iterator[Any]:
         stack.extend(w.children)
 
 
+_natural_widths: dict[tuple[bool, str], float] = {}  # a text's width on one line, by font
+
+
 def _cut(label: Any) -> str:
     """Why a label's text does not show whole ("" when it does)."""
     from kivy.core.text import Label as CoreLabel
@@ -349,9 +369,15 @@ def _cut(label: Any) -> str:
     def natural(text: str) -> float:
         options = {k: getattr(label, k) for k in label._font_properties if hasattr(label, k)}
         options.update(text=text, text_size=(None, None), shorten=False)
-        core = (MarkupLabel if label.markup else CoreLabel)(**options)  # tags take no room
-        core.refresh()
-        return float(core.content_size[0])
+        key = (bool(label.markup), repr(sorted(options.items())))
+        width = _natural_widths.get(key)
+        if width is None:
+            core = (MarkupLabel if label.markup else CoreLabel)(**options)  # tags take no room
+            core.refresh()
+            width = _natural_widths[key] = float(core.content_size[0])
+            if len(_natural_widths) > 5000:
+                _natural_widths.clear()
+        return width
 
     if label.shorten and natural(label.text) > width + 2:
         return "shortened"

@@ -6,12 +6,18 @@ Opened on a phone with BG Stats, the link shows its import dialog with the play 
 in, for the player to confirm; nothing is sent anywhere by the companion itself.
 
 The field names are BG Stats' own (its "push plays to BG Stats from other apps or
-websites" page): ``sourceName``, ``sourcePlayId``, ``playDate`` (UTC, ``yyyy-MM-dd
-HH:mm:ss``), ``durationMin``, ``location``, ``game`` (``name``, ``sourceGameId``,
-``highestWins``, ``noPoints``, ``cooperative``) and ``players`` (``name``,
-``sourcePlayerId``, ``role``, ``score``, ``rank``, ``winner``, ``startPlayer``). No
-BoardGameGeek id is sent: nothing in this project's data confirms one, and BG Stats
-matches the game by its name (and remembers the match by ``sourceGameId``).
+websites" page): ``sourceName``, ``sourcePlayId``, ``playDate`` (the table's local
+time, ``yyyy-MM-dd HH:mm:ss``, as BG Stats reads it), ``durationMin``, ``location``,
+``game`` (``name``, ``bggId``, ``sourceGameId``, ``highestWins``, ``noPoints``,
+``cooperative``) and ``players`` (``name``, ``sourcePlayerId``, ``role``, ``score``,
+``rank``, ``winner``, ``startPlayer``). The BoardGameGeek id is sent only where it is
+confirmed (``BGG_IDS``: Clank!, 201808); for the other boxes BG Stats matches the game by
+its name (and remembers the match by ``sourceGameId``).
+
+``durationMin`` runs from the game's first record (``created_at``) to the record that
+ended it (``ended_at``, which the companion writes in the log): the same whoever reads
+the log, and whenever. A log written before the records said it: from the end this
+server saw come, else none.
 
 The ids are stable: ``sourcePlayId`` and each ``sourcePlayerId`` are derived from the
 database's game number and the game's own commitment and date (both in its first
@@ -33,6 +39,10 @@ PUSH_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Clank! Table Companion"
 LOCATION = "Clank! Table Companion"
 GAME_NAMES = {"clank": "Clank!", "catacombs": "Clank! Catacombs", TSCHAK: "Tschak!"}
+# BoardGameGeek's ids, only those confirmed (Clank! A Deck-Building Adventure: 201808).
+# Clank! Catacombs and Tschak! have none here: nothing in the project's sources confirms
+# one, and a wrong id would file the play under another game.
+BGG_IDS = {"clank": 201808}
 
 
 def _stable_id(*parts: object) -> str:
@@ -41,14 +51,16 @@ def _stable_id(*parts: object) -> str:
 
 
 def play_date(created_at: str) -> str:
-    """The game's start as BG Stats reads a date: UTC, ``yyyy-MM-dd HH:mm:ss``."""
+    """The game's start as BG Stats reads a date: the table's local time (the machine's
+    time zone), ``yyyy-MM-dd HH:mm:ss``. The log keeps it in UTC (a date without a zone
+    is UTC)."""
     try:
         when = datetime.datetime.fromisoformat(created_at)
     except ValueError:  # a date the log does not give: the play is dated now
         when = datetime.datetime.now(datetime.UTC)
     if when.tzinfo is None:
         when = when.replace(tzinfo=datetime.UTC)
-    return when.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
+    return when.astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
 def minutes_between(start: str, end: str) -> int | None:
@@ -114,6 +126,8 @@ def play(
         },
         "players": players,
     }
+    if edition in BGG_IDS:
+        out["game"]["bggId"] = BGG_IDS[edition]
     if ended_at:
         length = minutes_between(created_at, ended_at)
         if length is not None:

@@ -277,7 +277,7 @@ class ReplayedGame:
         self.draws = 0
         self.damaged: int | None = None  # the first record that does not verify
         self.damaged_reason = ""
-        self.ended_at: str | None = None  # when the end was seen (None: before we looked)
+        self.ended_at: str | None = None  # when it ended (its record's, else when seen)
         self.last: tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None] | None = None
         self._standing: list[dict[str, Any]] = []  # actions not undone, newest last
         self._payload: dict[str, Any] | None = None
@@ -335,14 +335,12 @@ class ReplayedGame:
             self.status = "over"
             if kind_name == "reveal":
                 self._reveal(body.get("server_seed"))
-            if live and self.ended_at is None:
-                self.ended_at = _now()
+            self._ended(body, live)
         elif kind_name == "abandon":
             self.status = "abandoned"
             self.table.abandoned = True
             self._reveal(body.get("server_seed"))
-            if live and self.ended_at is None:
-                self.ended_at = _now()
+            self._ended(body, live)
         elif kind_name == "close":
             self.closed = True
             self.table.closed = True
@@ -391,6 +389,16 @@ class ReplayedGame:
         else:
             self._standing.append(action)
         self.last = (action, list(events), undone)
+
+    def _ended(self, body: dict[str, Any], live: bool) -> None:
+        """When the game ended: as its record says (``ended_at``); a log written before
+        the records said it: when this process saw the record come (``live``), else
+        unknown."""
+        recorded = body.get("ended_at")
+        if isinstance(recorded, str) and recorded:
+            self.ended_at = recorded
+        elif live and self.ended_at is None:
+            self.ended_at = _now()
 
     def _reveal(self, seed: Any) -> None:
         if isinstance(self.table, _SeedlessTable) and (seed is None or isinstance(seed, str)):

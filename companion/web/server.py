@@ -12,7 +12,9 @@ writer, and nothing that happens here can touch the game.
   an ``alive`` event every 15 s (the page tells a dead path by its absence);
 - ``/api/proof``, ``/api/export``, ``/api/bgstats`` (``?game=N``): once that game has
   ended, else 404 and nothing more;
-- ``/api/words``: the page's words in the table's language.
+- ``/api/words``: the page's words in the table's language;
+- ``/api/games``: the newest games (number, box, status, date), so that a phone reaches
+  the last game's scores and proof once the table has begun the next one.
 
 Every request needs the token (``?t=``, ``Authorization: Bearer``, or the cookie);
 without it the answer is 403 with an empty body, whatever was asked. The token is its
@@ -99,6 +101,7 @@ MAX_HEADERS = 64  # headers of one request
 COOKIE = "clank_table"
 COOKIE_SECONDS = 12 * 3600  # an evening
 GAME_DIGITS = 18  # a game number has at most this many digits
+LISTED_GAMES = 12  # games /api/games names, the newest first
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; base-uri 'none'; frame-ancestors 'none'",
@@ -389,6 +392,36 @@ class WebCompanion:
         while len(self._bodies) > KEPT_BODIES:
             self._bodies.popitem(last=False)
         return found.game, body
+
+    def _listed(self) -> tuple[int, bytes]:
+        """In the database's thread: /api/games, the newest LISTED_GAMES games as the
+        games table names them (what each one is, its state and proof come from its log
+        when it is asked for)."""
+        from companion.store.tags import edition_title
+
+        try:
+            rows = self.games.db.query(
+                "SELECT id, edition, status, created_at FROM games ORDER BY id DESC LIMIT ?",
+                [LISTED_GAMES],
+            )
+        except Unavailable as e:
+            if e.code == "no_database":
+                rows = []
+            else:
+                return 503, _json({"games": [], "error": "unreadable", "lang": current_language()})
+        listed = [
+            {
+                "game": game,
+                "edition": edition,
+                "title": edition_title(str(edition)),
+                "status": status,
+                "created_at": created_at,
+            }
+            for game, edition, status, created_at in rows
+            if isinstance(game, int)
+            and all(isinstance(v, str) for v in (edition, status, created_at))
+        ]
+        return 200, _json({"games": listed, "lang": current_language()})
 
     def _make(self, what: str, found: ReplayedGame) -> bytes:
         if what == "state":
@@ -703,6 +736,12 @@ async def events(request: web.Request) -> web.StreamResponse:
     return response
 
 
+async def games(request: web.Request) -> web.StreamResponse:
+    companion = _app_state(request)
+    status, body = await companion.run(companion._listed)
+    return _json_response(status, body)
+
+
 async def proof_page(request: web.Request) -> web.StreamResponse:
     _game, body = await _asked(request, "proof")
     return _json_response(200, body)
@@ -766,6 +805,7 @@ def make_app(companion: WebCompanion) -> web.Application:
     app.router.add_get("/api/words", words)
     app.router.add_get("/api/state", state)
     app.router.add_get("/api/events", events)
+    app.router.add_get("/api/games", games)
     app.router.add_get("/api/proof", proof_page)
     app.router.add_get("/api/export", export)
     app.router.add_get("/api/bgstats", bgstats)

@@ -104,6 +104,40 @@ WORDS = {
     "verify_missing": N_("The checker could not be loaded on this phone."),
     "bgstats": N_("Add to BG Stats"),
     "bgstats_note": N_("Opens the BG Stats app with this game's scores, for you to confirm."),
+    # no news from the table for too long ({time}: the last): the page connects again
+    "stale": N_("Not up to date since {time}: connecting to the table again"),
+    # the games before the one the table plays now
+    "earlier_games": N_("Earlier games"),
+    "earlier_game": N_("An earlier game"),
+    "back_live": N_("Back to the table's game"),
+    "pick_again": N_("The table began a new game: choose again."),
+    # TRANSLATORS: beside the colour (or the name) this phone chose in the game before
+    "last_choice": N_("last game"),
+    # the phone as a witness of the proof: {commitment} is the commitment's first digits,
+    # {time} (and {later}) when this phone saw it
+    "witness": N_("What this phone saw"),
+    "witness_saw": N_("This phone saw commitment {commitment} at {time}"),
+    "witness_note": N_("It keeps it, and checks the revealed seed against it at the end."),
+    "witness_match": N_(
+        "This phone saw commitment {commitment} at {time}; the revealed seed matches it"
+    ),
+    "witness_checked": N_(
+        "This phone saw commitment {commitment} at {time}; the revealed seed matches it: "
+        "every draw checks"
+    ),
+    "witness_mismatch": N_(
+        "This phone saw commitment {commitment} at {time}; the revealed seed does NOT match it"
+    ),
+    "witness_changed": N_(
+        "The commitment changed during the game: this phone saw {commitment} at {time}, "
+        "then {other} at {later}"
+    ),
+    "witness_other": N_(
+        "This phone saw commitment {commitment} at {time}, but the table's proof names {other}"
+    ),
+    "witness_none": N_(
+        "This phone did not see this game's commitment while it was played: it cannot witness it."
+    ),
 }
 
 

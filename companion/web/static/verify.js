@@ -7,7 +7,8 @@
 //   whole), "failed" (message names the first bad record), "not_provably_fair" (a seed
 //   chosen outside the companion, or lost with its seal key), "sealed" (the game runs:
 //   its seed is not revealed). draws: how many were recomputed; head: the last record's
-//   hash; final: the log ends with a "close" record (the head to photograph).
+//   hash; final: the log ends with a "close" record (the head to photograph);
+//   commitment: the one its first record shows (null when it fails).
 //   Without WebCrypto (a page served over plain http) sha256.js computes the same bytes.
 
 import { hmacSha256, sha256 } from "./sha256.js";
@@ -454,7 +455,14 @@ async function check(header, records) {
       checked++;
     }
   }
-  return { records: seq, head: prev, draws: draws.length, checked, seed, seedLost, noBag, origin, closed };
+  return { records: seq, head: prev, draws: draws.length, checked, seed, seedLost, noBag, origin, closed, commitment };
+}
+
+// Whether ``seedHex`` (a revealed server seed) is the seed of ``commitment``: SHA-256 of
+// its 32 bytes, in lowercase hex (the phone's own check of what it saw).
+export async function seedMatches(seedHex, commitment) {
+  if (typeof seedHex !== "string" || !SEED_HEX.test(seedHex)) return false;
+  return (await sha256Hex(hexBytes(seedHex))) === commitment;
 }
 
 export async function verifyExport(text) {
@@ -463,7 +471,7 @@ export async function verifyExport(text) {
     s = await check(...readExport(text));
   } catch (e) {
     const message = e instanceof Finding ? e.message : `malformed record (${e.name}: ${e.message})`;
-    return { ok: false, status: "failed", message: `FAILED: ${message}`, draws: 0, head: null, final: false };
+    return { ok: false, status: "failed", message: `FAILED: ${message}`, draws: 0, head: null, final: false, commitment: null };
   }
   // The verdict: a game without a bag is proven by its chain; a seed lost or chosen
   // outside the companion proves nothing; a sealed one cannot be checked yet.
@@ -488,5 +496,5 @@ export async function verifyExport(text) {
     verdict + (s.seed === null ? "" : `; ${s.checked} draws recomputed and equal`),
   ];
   if (s.seed !== null && s.origin === undefined) message.push("NOTE: the log does not tell where the seed came from");
-  return { ok: status === "ok", status, message: message.join("\n"), draws: s.checked, head: s.head, final: s.closed };
+  return { ok: status === "ok", status, message: message.join("\n"), draws: s.checked, head: s.head, final: s.closed, commitment: s.commitment };
 }
