@@ -229,6 +229,9 @@ def clank_game(ui: Harness, pickers: bool = True) -> Iterator[str]:
     found = catalog_components("catacombs", cards=("starter", "reserve", "dungeon"), tokens=False)
     for c in found[:10]:  # a deck longer than its column
         ctl.add_to_deck(c.name, "red")
+    ctl.add_to_deck("Boots of the Ape Lord", "red")  # three lines in its column
+    ui.frames(3)
+    assert not overflowing(app.screens.current_screen.ids.deck.children)
     yield "scoring"
     if pickers:
         ui.tap(_("Add a card by hand"))  # every card of the box
@@ -241,6 +244,21 @@ def clank_game(ui: Harness, pickers: bool = True) -> Iterator[str]:
     app.show_screen("stats")
     app.screen("stats").show("seats")
     yield "seats"
+
+
+def overflowing(buttons: list[Widget]) -> list[str]:
+    """The buttons whose words, wrapped at their width, need more height than they
+    have (each rendered apart, as Kivy draws a text whose height is free)."""
+    from kivy.core.text import Label as CoreLabel
+
+    out = []
+    for b in buttons:
+        options = {k: getattr(b, k) for k in Label._font_properties}
+        core = CoreLabel(**{**options, "text_size": (b.width - 8, None)})
+        core.refresh()
+        if core.texture.size[1] > b.height:
+            out.append(f"{b.text!r}: {core.texture.size[1]} px of words, {b.height:.0f} high")
+    return out
 
 
 def tschak_game(ui: Harness, pickers: bool = True) -> Iterator[str]:

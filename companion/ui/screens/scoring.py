@@ -59,6 +59,8 @@ class ScoringScreen(Layout, Screen):
         # the players' buttons: the button, its figure, its words from the longest
         self._names: list[tuple[Button, WatchedFigure, tuple[str, ...]]] = []
         super().__init__(**kwargs)
+        deck = self.ids.deck
+        deck.fbind("width", lambda *args: even_rows(deck))
 
     def redraw(self, view: TableView | None = None) -> None:
         if view is None:
@@ -128,12 +130,13 @@ class ScoringScreen(Layout, Screen):
         grid.clear_widgets()
         for name, n in sorted(Counter(cards).items()):
             grid.add_widget(
-                table_button(  # a card's name whole, on two lines if it must
+                table_button(  # a card's name whole, on two lines or more if it must
                     f"{name} ×{n}" if n > 1 else name,
                     partial(ctl.remove_from_deck, name),
-                    height=64,
+                    size_hint_y=1,  # as tall as its row
                 )
             )
+        even_rows(grid)
 
     def _show_parts(self, size: float) -> None:
         """The breakdown's rows: each part's words, its figure on the right (the figures
@@ -299,6 +302,22 @@ def figure_width(figure: WatchedFigure) -> float:
     one pick the same words)."""
     options = {k: getattr(figure, k) for k in Label._font_properties}
     return math.ceil(text_extent(options, figure.font_size, None)[0])
+
+
+def even_rows(grid: Any) -> None:
+    """The deck's rows each as tall as the words of its tallest button need, wrapped at
+    a column's width (a long card name takes three lines in a narrow column), 64 px at
+    least; the buttons of a row alike (the screen finds them again as its width
+    changes)."""
+    left, _top, right, _bottom = grid.padding
+    column = (grid.width - left - right - grid.spacing[0] * (grid.cols - 1)) / grid.cols
+    rows: dict[int, float] = {}
+    for i, button in enumerate(reversed(grid.children)):
+        options = {k: getattr(button, k) for k in Label._font_properties}
+        words = text_extent(options, button.font_size, max(1.0, column - 8))[1]
+        row = i // grid.cols
+        rows[row] = max(rows.get(row, dp(64)), math.ceil(words) + dp(12))
+    grid.rows_minimum = rows
 
 
 def _dim(rgba: tuple[float, ...]) -> tuple[float, float, float, float]:

@@ -5,17 +5,51 @@
 // text (never as markup), so nothing in a game can become part of the page. Each object
 // says the language it is worded in: when the table's language changed, the page asks
 // for its words again.
+//
+// A dead path shows: the stream sends an "alive" event every 15 s besides the states.
+// When nothing at all came for 30 s, or when the phone wakes up (the page shown again,
+// or brought back from the browser's cache), the page dims what it shows, says since
+// when it is not up to date, and connects again; the next state makes it current.
+//
+// The earlier games stay reachable (/api/games; an earlier game is shown at #game=N),
+// the colour this phone follows is kept game by game (a new game asks again), and the
+// phone keeps what it saw of each game's commitment, to check the revealed seed against
+// it at the end (kept.js).
 
+import * as kept from "./kept.js";
 import { plural, word } from "./words.js";
 
-const KEY = "clank-table:me";
 const COLOURS = ["red", "yellow", "green", "blue", "purple", "orange", "black", "ghost"];
+const SILENCE_MS = 30000; // nothing for this long (two "alive" events missed): a dead path
+const WAKE_MS = 17000; // woken up after longer than one "alive" (15 s): not up to date
+const TICK_MS = 1000; // how often the page looks at the silence
+const EARLIER_SHOWN = 5; // earlier games listed on the page
 
 let W = { lang: "en", words: {}, plurals: {}, colours: {}, letters: {} };
 let current = null; // the newest object the table pushed
-let me = localStorage.getItem(KEY); // the colour (or the name) this phone follows
+let past = null; // the earlier game shown (/api/state?game=N), when ``viewing``
+let viewing = null; // the number of the earlier game shown (the address's #game=N)
+let earlier = []; // the table's newest games (/api/games)
+let earlierKey = null;
+let me = null; // the colour (or the name) this phone follows in the game shown
 let picking = false; // the player asked to choose again
-const extras = { key: null, proof: null, bgstats: null, verdict: null };
+const extras = { key: null, proof: null, bgstats: null, verdict: null, witness: null };
+// the stream: the newest EventSource, when the page last heard from it (any event),
+// when it last heard or connected (the silence is counted from the later), whether the
+// page says it is not up to date, and whether the table turned this link away
+const link = { source: null, heard: 0, since: Date.now(), stale: false, away: false };
+
+// localStorage, or a stand-in that forgets when the browser allows none
+const storage = (() => {
+  try {
+    const store = window.localStorage;
+    store.getItem(kept.CHOICES);
+    return store;
+  } catch {
+    const held = new Map();
+    return { getItem: (k) => held.get(k) ?? null, setItem: (k, v) => held.set(k, String(v)) };
+  }
+})();
 
 function t(key, values) {
   return word(W, key, values);
@@ -41,10 +75,47 @@ function chip(colour, letter) {
   return el("span", "chip c-" + known, letter);
 }
 
-function setLink(online) {
-  const link = document.getElementById("link");
-  link.className = online ? "link" : "link off";
-  link.textContent = online ? "" : t("offline");
+// a time this phone saw, as its clock shows it: "20:14" (with the day if not today)
+function clock(when) {
+  const date = new Date(when);
+  if (Number.isNaN(date.getTime())) return "?";
+  const today = date.toDateString() === new Date(Date.now()).toDateString();
+  const options = { hour: "numeric", minute: "2-digit" };
+  if (!today) Object.assign(options, { day: "numeric", month: "short" });
+  try {
+    return date.toLocaleString(W.lang, options);
+  } catch {
+    return date.toTimeString().slice(0, 5);
+  }
+}
+
+// The dot and the words beside the title: green when the page is up to date; else
+// what is wrong (``reason``: "offline", the stream failed; "stale", it went silent),
+// and the page's content dimmed (body.stale).
+function showLink() {
+  const node = document.getElementById("link");
+  node.className = link.stale ? "link off" : "link";
+  node.textContent = link.stale
+    ? link.reason === "stale" && link.heard
+      ? t("stale", { time: clock(link.heard) })
+      : t("offline")
+    : "";
+  document.body.classList.toggle("stale", link.stale);
+}
+
+function stale(reason) {
+  link.stale = true;
+  link.reason = reason;
+  showLink();
+}
+
+// an event came on the newest stream: the path is alive, what the page shows is current
+function heard() {
+  link.heard = link.since = Date.now();
+  if (link.stale) {
+    link.stale = false;
+    showLink();
+  }
 }
 
 function notice(text) {
@@ -72,30 +143,39 @@ function labelOf(payload, player) {
   return seen.label || player;
 }
 
+// Which colour (or name) this phone follows in this game. The choice of the game
+// before is never taken over silently: a new game asks again, the last choice marked.
 function picker(payload) {
   const tschak = payload.edition === "tschak";
   const box = el("section", "panel");
+  box.id = "pick";
   box.append(el("h2", "", t(tschak ? "pick_name" : "pick_colour")));
+  const last = kept.lastChoice(storage, payload.game);
+  if (last !== null && kept.choiceFor(storage, payload.game) === null) {
+    box.append(el("div", "line soft", t("pick_again")));
+  }
   const grid = el("div", "pick");
   for (const player of players(payload)) {
-    const button = el("button", "", chip(colourOf(payload, player), letterOf(payload, player)),
-      labelOf(payload, player));
+    const was = player === last;
+    const button = el("button", was ? "last" : "", chip(colourOf(payload, player),
+      letterOf(payload, player)), el("span", "label-text", labelOf(payload, player)),
+      was ? el("span", "was", t("last_choice")) : null);
     button.dataset.player = player;
-    button.addEventListener("click", () => choose(player));
+    button.addEventListener("click", () => choose(payload.game, player));
     grid.append(button);
   }
   box.append(grid);
   const watch = el("button", "wide small", t("watching"));
   watch.dataset.player = "";
-  watch.addEventListener("click", () => choose(""));
+  watch.addEventListener("click", () => choose(payload.game, ""));
   box.append(watch);
   return box;
 }
 
-function choose(player) {
+function choose(game, player) {
   me = player;
   picking = false;
-  localStorage.setItem(KEY, player);
+  kept.choose(storage, game, player);
   render();
 }
 
@@ -210,13 +290,16 @@ function othersPanel(payload, skip) {
     const v = payload.view.players[player] || {};
     const area = (state.clank_area || {})[player] || 0;
     const active = state.turn.active === player && !state.game_over;
+    // the figures keep together: on a narrow phone they go under a long name, never
+    // past the edge
     const row = el("div", "row" + (active ? " active" : ""),
       chip(player, v.letter),
       el("span", "name", v.label, active ? turnBadge() : null,
         v.status ? el("div", "", statusOf(p, v)) : null),
-      el("span", "num", "▣" + area),
-      el("span", "num", el("span", "heart", "♥"), p.health),
-      el("span", "ko", v.odds ? "☠ " + v.odds.cells[v.odds.cells.length - 1][1] : ""));
+      el("span", "figs",
+        el("span", "num", "▣" + area),
+        el("span", "num", el("span", "heart", "♥"), p.health),
+        el("span", "ko", v.odds ? "☠ " + v.odds.cells[v.odds.cells.length - 1][1] : "")));
     row.dataset.player = player;
     box.append(row);
   }
@@ -231,6 +314,86 @@ function clankRunning(payload, main) {
   const last = lastPanel(payload);
   if (last) main.append(last);
   main.append(othersPanel(payload, mine ? me : null));
+  const seen = witnessPanel(payload);
+  if (seen) main.append(seen);
+}
+
+// ------------------------------------------------------------------ the witness
+// What this phone keeps of a running game's commitment (kept.js): the phone saw it
+// itself, and checks the revealed seed against it at the end.
+function watchCommitment(payload) {
+  if (!payload || !payload.state || payload.status !== "playing") return;
+  const commitment = payload.state.commitment;
+  if (typeof commitment !== "string" || !commitment) return;
+  kept.remember(storage, payload.game, commitment, payload.created_at,
+    new Date(Date.now()).toISOString());
+}
+
+function witnessPanel(payload) {
+  const entry = kept.witnessed(storage, payload.game);
+  if (!entry) return null;
+  const box = el("section", "panel");
+  box.id = "witness";
+  box.append(el("div", "label", t("witness")));
+  const changed = entry.changed;
+  box.append(el("div", "hex" + (changed ? " bad" : ""), entry.commitment));
+  const line = el("div", changed ? "witness bad" : "witness soft", changed ? changedWords(entry)
+    : t("witness_saw", { commitment: kept.short(entry.commitment), time: clock(entry.at) }) +
+      ". " + t("witness_note"));
+  line.id = "witness-line";
+  box.append(line);
+  return box;
+}
+
+function changedWords(entry) {
+  return t("witness_changed", {
+    commitment: kept.short(entry.commitment),
+    time: clock(entry.at),
+    other: kept.short(entry.changed.commitment),
+    later: clock(entry.changed.at),
+  });
+}
+
+// The line of the proof that says what this phone saw, and whether the revealed seed is
+// the seed of the commitment it saw (``extras.witness``: kept.judge's verdict).
+function witnessLine(payload, proof) {
+  const entry = kept.witnessed(storage, payload.game);
+  const verdict = extras.witness;
+  if (!proof.commitment || verdict === null) return null;
+  const values = entry
+    ? { commitment: kept.short(entry.commitment), time: clock(entry.at) }
+    : {};
+  let text;
+  let kind = "soft";
+  if (verdict === "none") text = t("witness_none");
+  else if (verdict === "changed") [text, kind] = [changedWords(entry), "bad"];
+  else if (verdict === "other") {
+    text = t("witness_other", { ...values, other: kept.short(proof.commitment) });
+    kind = "bad";
+  } else if (verdict === "mismatch") [text, kind] = [t("witness_mismatch", values), "bad"];
+  else if (verdict === "match") {
+    const checked = extras.verdict && extras.verdict.ok === true &&
+      extras.verdict.commitment === entry.commitment;
+    text = t(checked ? "witness_checked" : "witness_match", values);
+    kind = "ok";
+  } else text = t("witness_saw", values);
+  const line = el("div", "witness " + kind, text);
+  line.id = "witness-line";
+  return line;
+}
+
+async function judgeWitness(payload, proof) {
+  const entry = kept.witnessed(storage, payload.game);
+  let matches = false;
+  if (entry && proof.server_seed && !entry.changed && proof.commitment === entry.commitment) {
+    try {
+      const { seedMatches } = await import("./verify.js");
+      matches = await seedMatches(proof.server_seed, entry.commitment);
+    } catch {
+      return "saw"; // no checker on this phone: what it saw, unchecked
+    }
+  }
+  return kept.judge(entry, proof, matches);
 }
 
 // ------------------------------------------------------------------ Tschak!
@@ -267,7 +430,7 @@ function floorBlock(payload, floor) {
     item.append(el("div", "team" + (team.player === me ? " me" : ""),
       chip(colourOf(payload, team.player), letterOf(payload, team.player)),
       el("span", "name", labelOf(payload, team.player)), el("span", "strength", team.strength),
-      el("span", "", team.takes)));
+      el("span", "takes", team.takes)));
   }
   for (const reason of floor.reasons) item.append(el("div", "line soft", reason));
   return item;
@@ -314,8 +477,8 @@ function endPanels(payload, main) {
     list.id = "scores";
     for (const r of view.ranking) {
       const row = el("div", "row", el("span", "place", r.place + "."),
-        chip(colourOf(payload, r.player), letterOf(payload, r.player)), r.label,
-        el("span", "score", r.score));
+        chip(colourOf(payload, r.player), letterOf(payload, r.player)),
+        el("span", "name", r.label), el("span", "score", r.score));
       row.dataset.player = r.player;
       list.append(row);
     }
@@ -335,9 +498,9 @@ function endPanels(payload, main) {
   }
 }
 
-function hex(label, value) {
+function hex(label, value, bad) {
   const box = el("div", "");
-  box.append(el("div", "label", label), el("div", "hex", value));
+  box.append(el("div", "label", label), el("div", "hex" + (bad ? " bad" : ""), value));
   return box;
 }
 
@@ -349,7 +512,10 @@ function proofPanel(payload) {
   if (!proof) return box;
   if (proof.commitment) {
     box.append(el("div", "line soft", t("proof_note")));
-    box.append(hex(t("commitment"), proof.commitment));
+    const doubted = extras.witness === "changed" || extras.witness === "other";
+    box.append(hex(t("commitment"), proof.commitment, doubted));
+    const seen = witnessLine(payload, proof);
+    if (seen) box.append(seen);
     if (proof.server_seed) box.append(hex(t("seed"), proof.server_seed));
     else box.append(el("div", "line warning", t("seed_lost")));
     if (proof.seed_origin === "given") box.append(el("div", "line warning", t("seed_given")));
@@ -395,7 +561,7 @@ async function verify(proof) {
   }
   if (verdict.ok && verdict.status === "ok") {
     const text = proof.commitment ? tn("verified", verdict.draws) : t("verified_log");
-    extras.verdict = { ok: true, text };
+    extras.verdict = { ok: true, text, commitment: verdict.commitment }; // the log's
   } else if (verdict.status === "not_provably_fair") {
     extras.verdict = { ok: false, text: t("not_fair", { message: verdict.message }) };
   } else if (verdict.status === "sealed") {
@@ -413,9 +579,13 @@ async function fetchExtras(payload) {
     .join(":");
   if (extras.key === key) return;
   extras.key = key;
-  extras.proof = extras.bgstats = extras.verdict = null;
+  extras.proof = extras.bgstats = extras.verdict = extras.witness = null;
   const proof = await fetch("/api/proof?game=" + payload.game);
   if (proof.ok) extras.proof = await proof.json();
+  if (extras.proof && extras.proof.commitment) {
+    const verdict = await judgeWitness(payload, extras.proof);
+    if (extras.key === key) extras.witness = verdict;
+  }
   if (payload.status === "over") {
     const push = await fetch("/api/bgstats?game=" + payload.game);
     if (push.ok) extras.bgstats = await push.json();
@@ -423,17 +593,105 @@ async function fetchExtras(payload) {
   if (extras.key === key) render();
 }
 
+// ------------------------------------------------------------------ earlier games
+// The table's newest games (/api/games), asked again when the newest game or its status
+// changed: a game the table began pushes the last one off the stream, never off the page.
+async function fetchEarlier(payload) {
+  const key = [payload ? payload.game : "", payload ? payload.status : "", W.lang].join(":");
+  if (earlierKey === key) return;
+  earlierKey = key;
+  let listed = [];
+  try {
+    const answer = await fetch("/api/games");
+    if (answer.ok) listed = (await answer.json()).games || [];
+  } catch {
+    earlierKey = null; // asked again with the next state
+    return;
+  }
+  if (earlierKey !== key) return;
+  earlier = listed;
+  render();
+}
+
+function earlierPanel(payload) {
+  const newest = payload && payload.game;
+  const games = earlier.filter((g) => g.game !== newest && g.status !== "playing")
+    .slice(0, EARLIER_SHOWN);
+  if (!games.length) return null;
+  const box = el("section", "panel");
+  box.id = "earlier";
+  box.append(el("div", "label", t("earlier_games")));
+  for (const g of games) {
+    const status = g.status === "abandoned" ? t("abandoned") : t("game_over");
+    const item = el("a", "game-link", el("b", "", "#" + g.game + " · " + g.title),
+      el("span", "soft", clock(g.created_at) + " · " + status));
+    item.href = "#game=" + g.game;
+    item.dataset.game = g.game;
+    box.append(item);
+  }
+  return box;
+}
+
+// An earlier game is shown at #game=N (a link of the list above; the browser's Back
+// returns to the table's game): its state asked once, its proof and BG Stats as for the
+// newest game.
+function wanted() {
+  const found = /^#game=([1-9][0-9]{0,17})$/.exec(location.hash);
+  return found ? Number(found[1]) : null;
+}
+
+async function openEarlier() {
+  let number = wanted();
+  if (number !== null && current && current.game === number) {
+    number = null; // the table's own game: shown live
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  viewing = number;
+  past = null;
+  picking = false;
+  if (number === null) return render();
+  render();
+  try {
+    const answer = await fetch("/api/state?game=" + number);
+    const payload = await answer.json();
+    if (viewing === number) past = payload;
+  } catch {
+    if (viewing === number) past = { game: null, error: "unreadable" };
+  }
+  if (viewing === number) render();
+}
+
+function backBar() {
+  const back = el("a", "button small", t("back_live"));
+  back.id = "back";
+  back.href = "#";
+  return el("div", "who bar earlier-bar", el("span", "", t("earlier_game")), el("span", "gap"),
+    back);
+}
+
 // ------------------------------------------------------------------ the page
 function render() {
-  const payload = current;
-  if (!payload) return notice(t("connecting"));
-  if (!payload.state) return notice(t(payload.error === "unreadable" ? "unreadable" : "no_game"));
-  document.getElementById("title").textContent = payload.view.title + " · #" + payload.game;
+  const live = viewing === null;
+  const payload = live ? current : past;
   const main = document.getElementById("main");
   main.replaceChildren();
+  if (!live) main.append(backBar());
+  if (!payload) {
+    main.append(el("p", "notice", t("connecting")));
+    return;
+  }
+  if (!payload.state) {
+    main.append(el("p", "notice", t(payload.error === "unreadable" ? "unreadable" : "no_game")));
+    if (live) appendEarlier(main, payload);
+    return;
+  }
+  document.getElementById("title").textContent = payload.view.title + " · #" + payload.game;
+  me = kept.choiceFor(storage, payload.game);
+  if (me === null && !live) me = ""; // an earlier game: everybody alike, unless chosen
   const known = me !== null && (me === "" || players(payload).includes(me));
   if (!known || picking) {
     main.append(picker(payload));
+    if (live) appendEarlier(main, payload);
     return;
   }
   const ended = payload.status !== "playing";
@@ -448,7 +706,14 @@ function render() {
   if (ended) endPanels(payload, main);
   if (tschak) tschakRunning(payload, main);
   else if (!ended) clankRunning(payload, main);
+  if (live) appendEarlier(main, payload);
   if (ended) fetchExtras(payload);
+}
+
+function appendEarlier(main, payload) {
+  const list = earlierPanel(payload);
+  if (list) main.append(list);
+  fetchEarlier(payload);
 }
 
 async function loadWords() {
@@ -460,25 +725,54 @@ async function loadWords() {
   return answer.status;
 }
 
+// A new stream (the one before closed): the table sends the newest state at once.
 function connect() {
+  if (link.source) link.source.close();
+  link.since = Date.now(); // the new stream has SILENCE_MS to say something
   const source = new EventSource("/api/events");
+  link.source = source;
   source.addEventListener("state", async (event) => {
-    setLink(true);
+    if (source !== link.source) return;
+    heard();
     const payload = JSON.parse(event.data);
     if (payload.lang && payload.lang !== W.lang) await loadWords(); // the table's changed
     current = payload;
+    watchCommitment(payload);
     render();
   });
-  source.addEventListener("open", () => setLink(true));
+  source.addEventListener("alive", () => {
+    if (source === link.source) heard();
+  });
   source.addEventListener("error", async () => {
-    setLink(false); // it connects again by itself, unless the table turned it away
+    if (source !== link.source) return;
+    stale("offline"); // it connects again by itself, unless the table turned it away
     if (source.readyState !== EventSource.CLOSED) return;
     if ((await fetch("/api/words")).status === 403) {
       // the table gave the phones a new link: this one opens nothing any more
+      link.away = true;
       current = null;
       notice(t("new_link"));
     }
   });
+}
+
+// Nothing from the table for SILENCE_MS (a phone that walked out of the Wi-Fi, a router
+// that dropped the connection without a word): not up to date; connect again.
+function lookAtTheSilence() {
+  if (link.away || !link.source) return;
+  if (Date.now() - link.since > SILENCE_MS) {
+    stale("stale");
+    connect();
+  }
+}
+
+// The phone woke up (the page shown again, or restored from the browser's cache): its
+// stream may have died meanwhile. Connect again at once; dimmed if it was silent longer
+// than an "alive" event's interval.
+function wake() {
+  if (document.visibilityState === "hidden" || link.away || !link.source) return;
+  if (Date.now() - Math.max(link.heard, link.since) > WAKE_MS) stale("stale");
+  connect();
 }
 
 async function start() {
@@ -491,6 +785,13 @@ async function start() {
   }
   await loadWords();
   notice(t("connecting"));
+  window.addEventListener("hashchange", openEarlier);
+  document.addEventListener("visibilitychange", wake);
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) wake();
+  });
+  setInterval(lookAtTheSilence, TICK_MS);
+  if (wanted() !== null) openEarlier();
   connect();
 }
 
