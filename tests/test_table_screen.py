@@ -667,3 +667,28 @@ def natural_height(label) -> float:
 
     options = {k: getattr(label, k) for k in Label._font_properties}
     return text_extent(options, label.font_size, label.width)[1]
+
+
+def test_a_panel_whose_odds_give_way_to_a_status_draws_what_a_fresh_one_draws(tmp_path):
+    """Yellow's light panel shows its odds in dark ink, then Yellow enters the Depths: the
+    status stands where the odds were, and the header keeps nothing of them a panel
+    built afresh would not have (a word's colour, its weight)."""
+    db = tmp_path / "games.db"
+    ui = Harness(db)
+    from tests.monkey import seen as drawn  # the drawn widgets' values too
+
+    try:
+        new_game(ui, 2)
+        ctl = ui.app.controller
+        ctl.do({"do": "clank", "player": "yellow", "n": 3})
+        ctl.do({"do": "damage", "player": "yellow", "n": 8})  # the odds in amber, bold
+        ui.frames(2)
+        yellow = next(p for p in table_of(ui).panels() if p.player == "yellow")
+        assert yellow.ids.header.odds_word and yellow.danger
+        assert drawn(table_of(ui)) == drawn(fresh_copy(ui)), "odds shown"
+        ctl.do({"do": "depths", "player": "yellow", "in": True})
+        ui.frames(2)
+        assert yellow.status_text and not yellow.ids.header.odds_word
+        assert drawn(table_of(ui)) == drawn(fresh_copy(ui)), "in the Depths"
+    finally:
+        ui.close()

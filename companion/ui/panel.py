@@ -416,6 +416,7 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
             figures.risk_colour = list(inks_of(self.light).status)
             figures.risk_bold = True
             figures.odds = header.odds_word = ""  # the status stands where the odds were
+            header.odds_colour, header.odds_bold = self.risk_colour, False  # (none shown)
         else:
             figures.status_lines = []
             word, figure = odds_parts(self.knock_out)
