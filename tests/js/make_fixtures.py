@@ -39,6 +39,7 @@ EXAMPLES = ROOT / "examples"
 VERIFIER = ROOT / "companion" / "verify_log.py"
 SEED = "5e" * 32  # the seed the companion "draws" (its random source replaced)
 DATE = "2024-05-01 20:00:00"
+ENDED = "2024-05-01 21:30:00"  # when its games end (the record that ends one says it)
 # the Python verifier's exit status, as the browser verifier's status
 STATUS = {0: "ok", 1: "failed", 3: "not_provably_fair", 4: "sealed"}
 TRICKY = 'Zoë "the" \\ ☃ 🐉 tab\t, bell\x07, line\n'  # a client seed canonical JSON escapes
@@ -46,10 +47,12 @@ TRICKY = 'Zoë "the" \\ ☃ 🐉 tab\t, bell\x07, line\n'  # a client seed canon
 
 @contextlib.contextmanager
 def recorded(tmp: Path, name: str, seed: str = SEED):
-    """A fresh database; the companion draws ``seed`` and dates its games DATE."""
+    """A fresh database; the companion draws ``seed``, dates its games DATE and their
+    ends ENDED."""
     with (
         mock.patch("companion.session.new_server_seed", lambda: seed),
         mock.patch("companion.session.now_text", lambda: DATE),
+        mock.patch("companion.store.log.now_text", lambda: ENDED),
         GameStore(tmp / f"{name}.db") as store,
     ):
         yield store

@@ -91,7 +91,7 @@ function clock(when) {
 
 // The dot and the words beside the title: green when the page is up to date; else
 // what is wrong (``reason``: "offline", the stream failed; "stale", it went silent),
-// and the page's content dimmed (body.stale).
+// and the page's content dimmed (body.stale), but for the notice of a new link.
 function showLink() {
   const node = document.getElementById("link");
   node.className = link.stale ? "link off" : "link";
@@ -100,7 +100,7 @@ function showLink() {
       ? t("stale", { time: clock(link.heard) })
       : t("offline")
     : "";
-  document.body.classList.toggle("stale", link.stale);
+  document.body.classList.toggle("stale", link.stale && !link.away);
 }
 
 function stale(reason) {
@@ -751,6 +751,7 @@ function connect() {
       // the table gave the phones a new link: this one opens nothing any more
       link.away = true;
       current = null;
+      showLink();
       notice(t("new_link"));
     }
   });
