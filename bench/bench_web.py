@@ -1,7 +1,12 @@
 """The phones' page under load, on loopback only, bounded in count and time. Each part
 runs ``clank-companion serve`` in a process of its own, under the unit's file limit
-(``LimitNOFILE=4096``); ``python bench/bench_web.py [load] [shared] [slowloris]`` runs
-the parts named (all three without a name).
+(``LimitNOFILE=4096``); ``python bench/bench_web.py [notice] [load] [shared]
+[slowloris]`` runs the parts named (all four without a name).
+
+``notice``: six phones keep their streams beside a table that plays. Prints the
+server's CPU (user and system, from /proc) over 20 s with no commit, then, for 60 commits
+at irregular intervals, the time from each commit (in the table's process) to each of the
+six phones receiving the new state: p50, p99 and worst of the 360.
 
 ``load``: beside a table that plays. A long running game (four players, odds and all),
 60 event streams open, then 500 requests for the state 50 at a time while the table (a
@@ -25,7 +30,8 @@ the server's peak memory and descriptors, and its log's lines.
 The phones and the stranger each come from addresses of their own (127.0.0.x): the
 server holds at most 32 connections from one address.
 
-Targets on the reference machine (a Pi 4): under 100 MB with 60 streams; the burst
+Targets on the reference machine (a Pi 4): commit to six phones at p99 within 60 ms, the
+idle server under 0.6 % of a core; under 100 MB with 60 streams; the burst
 under 5 s; every commit on every phone within 0.5 s; the table's p99 unchanged within
 a few milliseconds; 2,000 requests at once well under 256 MB; the phone's worst under
 1 s during the slowloris, its descriptors below the limit.
@@ -37,6 +43,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import resource
 import shutil
 import statistics
@@ -67,6 +74,9 @@ SLOWLORIS_SECONDS = 6.0
 FILE_LIMIT = 4096  # the unit's LimitNOFILE
 MEMORY_CAP_MB = 256  # the unit's MemoryMax
 DEADLINE = 120.0  # seconds: each part, whatever happens
+NOTICE_PHONES = 6
+NOTICE_COMMITS = 60
+IDLE_SECONDS = 20.0
 
 # The table in a process of its own, as on the Pi: it times its own commits.
 TABLE = """
@@ -79,8 +89,8 @@ with GameStore(sys.argv[1]) as store:
     for line in sys.stdin:
         t0 = time.perf_counter()
         table.apply(json.loads(line))
-        took = time.perf_counter() - t0
-        print(json.dumps({"took": took, "actions": table.actions_seen}), flush=True)
+        took, at = time.perf_counter() - t0, time.time()
+        print(json.dumps({"took": took, "at": at, "actions": table.actions_seen}), flush=True)
 """
 
 # The stranger in a process of its own: from each address, socket after socket, a head
@@ -141,6 +151,7 @@ class Table:
             cwd=ROOT,
         )
         self.actions_seen = json.loads(self._line())["actions"]
+        self.committed_at = 0.0  # time.time() in the table's process, after its last commit
 
     def _line(self) -> str:
         assert self.proc.stdout is not None
@@ -152,6 +163,7 @@ class Table:
         self.proc.stdin.flush()
         answer = json.loads(self._line())
         self.actions_seen = answer["actions"]
+        self.committed_at = float(answer["at"])
         return float(answer["took"])
 
     def close(self) -> None:
@@ -230,6 +242,94 @@ async def next_state(response: aiohttp.ClientResponse) -> bytes:
         chunk = await response.content.readuntil(b"\n\n")
         if chunk.startswith(b"event: state"):
             return chunk
+
+
+# ------------------------------------------------------------------ notice
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far, user and system (/proc/PID/stat), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def notice(base: str, token: str, table: Table, actions: list[dict], pid: int) -> None:
+    auth = {"Authorization": f"Bearer {token}"}
+    phones = clients_from(NOTICE_PHONES, "127.0.7")
+    seen: list[list[tuple[int, float]]] = [[] for _ in phones]  # (actions, time.time())
+    changed = asyncio.Event()
+
+    async def read(i: int, response: aiohttp.ClientResponse) -> None:
+        while True:
+            chunk = await next_state(response)
+            at = time.time()
+            seen[i].append((json.loads(chunk.split(b"data: ", 1)[1])["state"]["actions"], at))
+            changed.set()
+
+    try:
+        streams = [await phone.get(base + "/api/events", headers=auth) for phone in phones]
+        readers = [asyncio.ensure_future(read(i, r)) for i, r in enumerate(streams)]
+        while not all(seen):
+            changed.clear()
+            await changed.wait()
+
+        cpu0, wall0 = cpu_seconds(pid), time.monotonic()
+        await asyncio.sleep(IDLE_SECONDS)
+        idle = (cpu_seconds(pid) - cpu0) / (time.monotonic() - wall0) * 100
+        print(
+            f"server CPU with {NOTICE_PHONES} streams open and no commit for"
+            f" {IDLE_SECONDS:.0f} s: {idle:.2f} % of a core"
+        )
+
+        loop = asyncio.get_running_loop()
+        pause = random.Random(11)
+        delays: list[float] = []
+        cpu0, wall0 = cpu_seconds(pid), time.monotonic()
+        for action in actions:
+            await asyncio.sleep(pause.uniform(0.08, 0.3))  # out of step with any poll
+            await loop.run_in_executor(None, table.apply, action)
+            target, at = table.actions_seen, table.committed_at
+            while not all(s and s[-1][0] >= target for s in seen):
+                changed.clear()
+                await asyncio.wait_for(changed.wait(), 10)
+            for states in seen:
+                first = next(t for n, t in states if n >= target)
+                delays.append((first - at) * 1000)
+        busy = (cpu_seconds(pid) - cpu0) / (time.monotonic() - wall0) * 100
+        for reader in readers:
+            reader.cancel()
+        for r in streams:
+            r.close()
+    finally:
+        for phone in phones:
+            await phone.close()
+    print(
+        f"commit to each of {NOTICE_PHONES} phones ({len(delays)} arrivals, {len(actions)}"
+        f" commits): p50 {statistics.median(delays):.1f} ms, p99 {p(delays, 0.99):.1f} ms,"
+        f" worst {max(delays):.1f} ms; server CPU meanwhile {busy:.1f} % of a core"
+    )
+
+
+def part_notice(folder: Path) -> None:
+    print(f"== notice: {NOTICE_PHONES} phones' streams, the server idle, then commits")
+    db = folder / "notice.db"
+    actions = long_game(rounds=20)
+    store = GameStore(db)
+    playing = Session(store).start({"edition": "clank", "players": PLAYERS})
+    for action in actions[:-NOTICE_COMMITS]:
+        playing.apply(action)
+    store.close()
+    table = Table(db)  # the table's app has the database open all along
+    served = Served(db, folder)
+    try:
+        time.sleep(0.5)
+        asyncio.run(
+            asyncio.wait_for(
+                notice(served.base, served.token, table, actions[-NOTICE_COMMITS:], served.pid),
+                DEADLINE,
+            )
+        )
+        table.close()
+    finally:
+        served.stop()
 
 
 # ------------------------------------------------------------------ load
@@ -489,7 +589,12 @@ def part_slowloris(folder: Path) -> None:
         print("   ", line)
 
 
-PARTS = {"load": part_load, "shared": part_shared, "slowloris": part_slowloris}
+PARTS = {
+    "notice": part_notice,
+    "load": part_load,
+    "shared": part_shared,
+    "slowloris": part_slowloris,
+}
 
 
 def main() -> None:

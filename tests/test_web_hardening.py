@@ -412,7 +412,7 @@ def test_many_requests_for_an_ended_game_read_and_make_it_once(tmp_path, monkeyp
 
 def test_different_games_are_made_a_few_at_a_time(tmp_path, monkeypatch):
     db, _first = _ended_and_newer(tmp_path, newer=5)
-    watcher = {"_follow_language", "_changed", "_newest", "close"}
+    watcher = {"_follow_language", "_changed", "_newest", "_look", "close"}
     at_once = [0, 0]  # now, most
     original = server.WebCompanion.run
 

@@ -20,12 +20,15 @@ Every request needs the token (``?t=``, ``Authorization: Bearer``, or the cookie
 without it the answer is 403 with an empty body, whatever was asked. The token is its
 file's (``TokenFile``: a ``stat`` call per request, the file read again when it changed):
 renewed on the table, the new one is the only one at once, and the streams opened with
-the old one end. One watcher looks at the database ten times a second (SQLite's
-``PRAGMA data_version`` and two ``stat`` calls; the game is read only when they change,
-and every two seconds in any case) and pushes a change to every open stream at once, so
-that it reaches the phones within a few hundred milliseconds. It looks at the token's
-file and (``serve``) at the settings file too: a new token writes the join link again,
-and a new language of the table is the page's from then on.
+the old one end. One watcher looks at the database (SQLite's ``PRAGMA data_version`` and
+two ``stat`` calls; the game is read only when they change, and every two seconds in any
+case) and pushes a change to every open stream at once. It looks as soon as the table
+writes to the database's files (``notice``: the kernel tells, through inotify), then
+every 5 ms until the commit shows (for a quarter of a second at most), whatever the
+disk's flush takes; otherwise ten times a second. A commit thus reaches the phones
+within a few tens of milliseconds, and an idle server costs no more than its poll. It
+looks at the token's file and (``serve``) at the settings file too: a new token writes
+the join link again, and a new language of the table is the page's from then on.
 
 A game asked for by number (its state, proof, export, BG Stats play) is made once per
 state of its log and language, and the same bytes go to every request that asks for it
@@ -73,6 +76,7 @@ from companion.resources import package_path
 from companion.web.access import Gate, TokenFile, connection_limit, load_token, token_matches
 from companion.web.colours import NAME as COLOURS_CSS
 from companion.web.colours import palette_css
+from companion.web.notice import Writes
 from companion.web.reader import Games, NoSuchGame, ReplayedGame, Unavailable
 from companion.web.words import TableLanguage, page_html, page_words
 
@@ -81,6 +85,8 @@ log = logging.getLogger("companion.web")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 POLL_SECONDS = 0.1  # how often the watcher looks at the database files
+QUICK_SECONDS = 0.005  # how often it looks after the table wrote to them...
+QUICK_FOR = 0.25  # ...until a new state is published, for this long at most
 RECHECK_SECONDS = 2.0  # the database itself is read at least this often
 KEEPALIVE_SECONDS = 15.0  # an "alive" event this often on every stream: a dead path shows
 MAX_STREAMS = 200  # open event streams at once (a table has at most six phones each)
@@ -120,6 +126,11 @@ CONTENT_TYPES = {
 JSON_TYPE = "application/json; charset=utf-8"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def _json(obj: Any) -> bytes:
@@ -309,6 +320,9 @@ class WebCompanion:
         self.words = _json(page_words())
         self.page = page_html(self.files["index.html"][0])  # in the table's language
         self._watcher: asyncio.Task[None] | None = None
+        self._writes = Writes(database, self._written)
+        self._wrote_at: float | None = None  # when the table last wrote (loop.time())
+        self._pausing: asyncio.Future[None] | None = None  # the watcher's pause
         self._problem: str | None = None
         self._damaged: tuple[int, int] | None = None
         self._generation = self.access.generation  # the token the watcher saw last
@@ -504,26 +518,62 @@ class WebCompanion:
         connection). Both cost a few microseconds."""
         return (self.games.db.signature(), self.games.db.data_version())
 
+    def _written(self) -> None:
+        """The table wrote to the database's files (``notice``): the watcher looks now."""
+        self._wrote_at = asyncio.get_running_loop().time()
+        if self._pausing is not None and not self._pausing.done():
+            self._pausing.set_result(None)
+
+    async def _pause(self, seconds: float) -> None:
+        """Until ``seconds`` have passed or the table writes, whichever comes first."""
+        loop = asyncio.get_running_loop()
+        self._pausing = loop.create_future()
+        timer = loop.call_later(seconds, _settle, self._pausing)
+        try:
+            await self._pausing
+        finally:
+            timer.cancel()
+            self._pausing = None
+
+    def _look(
+        self, last: tuple[Any, ...] | None, due: bool, follow: bool
+    ) -> tuple[tuple[Any, ...], tuple[int, bytes] | None]:
+        """One look, in the database's thread at one go (on a busy machine each turn to
+        that thread can wait a few milliseconds): the language (``follow``), has anything
+        been committed since ``last``, and only then (or when ``due``) the newest game.
+        What was seen is what it was before the read: a commit during it shows next time."""
+        if follow and self._follow_language():
+            last = None  # the game worded again in the new language
+        seen = self._changed()
+        return seen, (self._newest() if seen != last or due else None)
+
     async def watch(self) -> None:
-        """Ten times a second: has anything been committed? Only then is the newest game
-        brought up to date (and every two seconds in any case), and a change is
-        published to every stream at once."""
+        """Has anything been committed? Asked as soon as the table writes, then every
+        5 ms for a quarter of a second or until a new state is published (the commit
+        shows once its flush to the disk is done), and ten times a second in any case.
+        Only then is the newest game brought up to date (and every two seconds in any
+        case), and a change is published to every stream at once. The token and the
+        language: ten times a second."""
         loop = asyncio.get_running_loop()
         last: tuple[Any, ...] | None = None
         checked = 0.0
+        followed = -self.poll
         while not self.hub.closed:
             try:
-                self._follow_token()
-                if await self.run(self._follow_language):
-                    last = None  # the game worded again in the new language
-                now_seen = await self.run(self._changed)
                 now = loop.time()
-                if now_seen != last or now - checked >= RECHECK_SECONDS:
-                    # what was seen before the read: a commit during it shows next time
-                    last, checked = now_seen, now
-                    status, body = await self.run(self._newest)
-                    if (status, body) != (self.hub.status, self.hub.body):
-                        self.hub.publish(status, body)
+                follow = now - followed >= self.poll
+                if follow:
+                    followed = now
+                    self._follow_token()
+                due = now - checked >= RECHECK_SECONDS
+                wrote = self._wrote_at
+                seen, newest = await self.run(self._look, last, due, follow)
+                if newest is not None:
+                    last, checked = seen, now
+                    if newest != (self.hub.status, self.hub.body):
+                        self.hub.publish(*newest)
+                        if self._wrote_at == wrote:  # the write shown, none since
+                            self._wrote_at = None
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # never the end of the watcher: said, then tried again
@@ -532,11 +582,16 @@ class WebCompanion:
                 if held is not None:  # the same trouble again: once a minute
                     more = f" ({held} more times)" if held else ""
                     log.warning("watching the game database: %s%s", trouble, more)
-            await asyncio.sleep(self.poll)
+            wrote = self._wrote_at
+            quick = wrote is not None and loop.time() - wrote < QUICK_FOR
+            await self._pause(QUICK_SECONDS if quick else self.poll)
 
     async def start(self, app: web.Application) -> None:
         status, body = await self.run(self._newest)
         self.hub.publish(status, body)
+        problem = self._writes.start()
+        if problem is not None:
+            log.info("the database is looked at %g times a second (%s)", 1 / self.poll, problem)
         self._watcher = asyncio.get_running_loop().create_task(self.watch())
 
     async def stop(self, app: web.Application) -> None:
@@ -545,6 +600,7 @@ class WebCompanion:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
+        self._writes.close()
         await self.run(self.games.close)
         self.pool.shutdown(wait=True)
 
