@@ -525,7 +525,7 @@ def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(
     assert [len(g) for line in lines for g in line.split(" ")] == [8] * 8 and len(lines) == 4
     assert "".join(lines).replace(" ", "") == commitment
     _hex_label(ui, ui.app.screens.get_screen("opening").commitment_text)
-    ui.find("The bag is sealed: photograph its commitment before the first draw")
+    ui.find("Sealed: photograph this before the first draw")
     begin(ui)
     ctl = ui.app.controller
     ctl.do({"do": "damage", "player": "red", "n": 10})

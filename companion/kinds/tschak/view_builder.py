@@ -421,14 +421,15 @@ def _final(control: TschakControl) -> FinalView:
     )
 
 
-NAMED = 2  # the wrong cards a pile's panel names; the rest it counts
+NAMED = 1  # the wrong cards a pile's panel names; the rest it counts
 
 
 def few(cards: Counter[str]) -> str:
-    """The cards by name, the first few of them and then how many more: a panel a
-    quarter of the screen wide holds the words whatever a player scans."""
+    """The cards by name, the first of them and then how many more: a panel a quarter
+    of the screen wide holds the words at the table's size (a card's words are several:
+    "chest, 5 gold") whatever a player scans."""
     names = [card_words(c) for c in sorted(cards.elements())]
-    if len(names) <= NAMED + 1:
+    if len(names) <= NAMED:
         return ", ".join(names)
     rest = len(names) - NAMED
     return ngettext("{cards} and {n} more", "{cards} and {n} more", rest).format(

@@ -130,7 +130,7 @@ class AuditScreen(Layout, Screen):
         box = self.ids.draws
         box.clear_widgets()
         for line in self.draws_text.split("\n"):
-            box.add_widget(Factory.AuditLine(text=line, markup=True, font_size="22sp",
+            box.add_widget(Factory.AuditLine(text=line, markup=True, font_size="26sp",
                                              font_name="DejaVuSans"))  # fmt: skip
 
     def back(self) -> None:

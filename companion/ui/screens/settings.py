@@ -112,6 +112,7 @@ class SettingsScreen(Layout, Screen):
             )
             number = Label(text=str(getattr(settings.gpio, f.name)), font_size="26sp",
                            bold=True, size_hint=(None, None), width=120, height=48)  # fmt: skip
+            number.ink_role = "text"  # a pin's number, not a figure of the game
             name.bind(height=lambda w, height, number=number: setattr(number, "height", height))
             pins.add_widget(name)
             pins.add_widget(number)

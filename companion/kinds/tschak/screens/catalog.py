@@ -79,8 +79,12 @@ class TschakCatalogScreen(TschakScreen):
 
     @staticmethod
     def _toggle() -> TschakButton:
-        # "?" and the digits large: a question mark's hook and dot are read apart
-        return TschakButton(size_hint_y=None, height=dp(56), full_font_size=sp(40))
+        # "?" and the digits large: a question mark's hook and dot are read apart (a key
+        # the checking player reads, not a figure of the game: the ink measure holds it
+        # as a text)
+        button = TschakButton(size_hint_y=None, height=dp(56), full_font_size=sp(40))
+        button.ink_role = "text"
+        return button
 
     @staticmethod
     def _set(widget: TschakButton, label: str, chosen: bool, action: Callable[[], Any]) -> None:
