@@ -5,16 +5,14 @@ game numbers beyond SQLite's 64 bits."""
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from companion.audit.check import export_game, verify_store
+from companion.audit.check import verify_store
 from companion.cli import main
 from companion.session import Session
 from companion.store import GameStore, StoreError
@@ -28,6 +26,7 @@ from companion.verify_log import (
     record_bytes,
 )
 from tests.helpers import companion_draws_seed
+from tests.test_proof_fixes import export_text, standalone
 from tests.test_web_verify_js import NODE, VERDICTS_JS, VERIFY_JS, needs_node
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,21 +39,6 @@ def finish(table) -> None:
         table.apply({"do": "artifact", "player": player, "value": value})
         table.apply({"do": "escape", "player": player})
     assert table.game.state.game_over
-
-
-def export_text(store: GameStore, game: int = 1) -> str:
-    out = io.StringIO()
-    export_game(store, game, out)
-    return out.getvalue()
-
-
-def standalone(path: Path, text: str) -> tuple[int, str]:
-    path.write_text(text, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-I", "-S", str(VERIFIER), str(path)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    return done.returncode, done.stdout + done.stderr
 
 
 def files_of(folder: Path) -> dict[str, str]:
