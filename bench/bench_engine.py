@@ -15,8 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.long_game import PLAYERS, long_game  # noqa: E402
-from companion.rules import make_setup  # noqa: E402
-from companion.table import Table  # noqa: E402
+from companion.kinds.clank.rules import make_setup  # noqa: E402
+from companion.kinds.clank.table import Table  # noqa: E402
 
 
 def main() -> None:

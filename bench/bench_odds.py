@@ -1,4 +1,4 @@
-"""Times the exact odds of the next dragon attack (companion.rules.odds.attack_odds) and
+"""Times the exact odds of the next dragon attack (companion.kinds.clank.rules.odds.attack_odds) and
 prints the median and p99 per call, in ms.
 
 Target on the reference machine: under 1 ms per call, for 6 players with ghosts and a
@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.rules import Game, make_setup  # noqa: E402
-from companion.rules.odds import attack_odds, next_attack_odds, odds_json  # noqa: E402
+from companion.kinds.clank.rules import Game, make_setup  # noqa: E402
+from companion.kinds.clank.rules.odds import attack_odds, next_attack_odds, odds_json  # noqa: E402
 
 COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
 TARGET_MS = 1.0

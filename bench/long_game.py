@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from companion.catalog import load_catalog
+from companion.kinds.clank.catalog import load_catalog
 
 PLAYERS = ["red", "yellow", "green", "blue"]
 

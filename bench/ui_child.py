@@ -61,7 +61,7 @@ def headless_env(kivy_home: Path) -> dict[str, str]:
 def calm_cards() -> list[str]:
     """Dungeon cards that neither bring the dragon nor do anything on arrival: refills of
     them keep the game going for as long as the benchmark wants."""
-    from companion.catalog import load_catalog
+    from companion.kinds.clank.catalog import load_catalog
 
     catalog = load_catalog("clank")
     return sorted(
@@ -79,7 +79,7 @@ def uid_of(name: str) -> str:
 def prepare_game(database: Path, players: list[str] = PLAYERS) -> None:
     """A game in progress: tags bound for the calm cards, the opening row laid out by
     scans, the first turn begun. No Kivy here."""
-    from companion.controller import Controller
+    from companion.kinds.clank.controller import Controller
     from companion.store import GameStore
     from companion.store.tags import Component
 

@@ -1,6 +1,6 @@
 """The game on the table, whatever its kind: the life every game shares, written once.
 
-Each kind's controller (the screens' side of a game: ``companion.controller`` for the
+Each kind's controller (the screens' side of a game: ``companion.kinds.clank.controller`` for the
 app's own table, a kind's ``control`` module for a kind with screens of its own) is a
 ``LiveGame``. What every game does the same way is here:
 
@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from companion.i18n import _
 
 if TYPE_CHECKING:
+    from companion.kinds.clank.view import AttackEvent
     from companion.store import GameStore
     from companion.store.tags import Component
-    from companion.view import AttackEvent
 
 JSON = dict[str, Any]  # the work in progress as the store keeps it
 

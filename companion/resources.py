@@ -1,8 +1,8 @@
 """Where the files that are not Python live: the screen layouts (kv/), the example games
-(examples/), the card catalogs (companion/catalog/data, companion/tschak/data) and the
-translations (companion/locale). All of them are package data, found through
-``importlib.resources`` wherever the package is installed (a virtual environment,
-``pip install --user``, ``pip install --target DIR``).
+(examples/), the card catalogs (companion/kinds/clank/catalog/data,
+companion/kinds/tschak/rules/data) and the translations (companion/locale). All of them
+are package data, found through ``importlib.resources`` wherever the package is installed
+(a virtual environment, ``pip install --user``, ``pip install --target DIR``).
 
 The layouts and the examples are kept at the top level of the checkout; the build copies
 them into the package of a wheel (``companion/kv``, ``companion/examples``: setup.py). Run

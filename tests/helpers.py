@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules import DrawRequest, Game, make_setup
+from companion.kinds.clank.rules import DrawRequest, Game, make_setup
 
 
 class ScriptedChance:

@@ -1238,7 +1238,7 @@ class Monkey:
     def _tschak_team(self, ctl: Any, player: str, phase: str) -> int:
         """A player's team (or last card) laid, card by card, from what their hand may
         still hold; how many cards."""
-        from companion.tschak import TschakError
+        from companion.kinds.tschak.rules import TschakError
 
         laid = 0
         if phase == "trophies":  # the card the hand has left: what makes it whole
@@ -1699,8 +1699,8 @@ class ErrorCatcher(logging.Handler):
 
 def all_components() -> dict[str, list[Any]]:
     """Every component of every box (one of each), and the players' badges."""
+    from companion.kinds.clank.screens.choices import catalog_components, distinct
     from companion.store.tags import components, resolve
-    from companion.ui.screens.choices import catalog_components, distinct
 
     out: dict[str, list[Any]] = {}
     for edition in ("clank", "catacombs"):

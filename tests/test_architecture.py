@@ -269,16 +269,20 @@ LIBRARIES = {"kivy", "qrcode", "sqlite_utils", "platformdirs", "babel", "aiohttp
 KINDS_PACKAGES = {"companion.kinds.clank", "companion.kinds.tschak",
                   "companion.kinds.tschak.screens"}  # fmt: skip
 SCREENS = {"companion.ui", "companion.ui.screens", "companion.kinds.tschak.screens"}
-GAME = {"companion.rules", "companion.tschak", "companion.table", "companion.catalog",
-        "companion.controller", "companion.checklist", "companion.view"}  # fmt: skip
+GAME = {"companion.kinds.clank.rules", "companion.kinds.tschak.rules",
+        "companion.kinds.clank.table", "companion.kinds.clank.catalog",
+        "companion.kinds.clank.controller", "companion.kinds.clank.checklist",
+        "companion.kinds.clank.view"}  # fmt: skip
 
 FORBIDDEN = {
     # the rules are pure: no store, screen, companion.session, table, kind or library
-    "companion.rules": {"companion.store", "companion.session", "companion.table",
-                        "companion.kinds", "companion.controller", "companion.history",
+    "companion.kinds.clank.rules": {"companion.store", "companion.session",
+                        "companion.kinds.clank.table", "companion.kinds",
+                        "companion.kinds.clank.controller", "companion.history",
                         "companion.i18n", *SCREENS, *KINDS_PACKAGES, *LIBRARIES},
-    "companion.tschak": {"companion.store", "companion.session", "companion.table",
-                         "companion.kinds", "companion.catalog", "companion.rules",
+    "companion.kinds.tschak.rules": {"companion.store", "companion.session",
+                         "companion.kinds.clank.table", "companion.kinds",
+                         "companion.kinds.clank.catalog", "companion.kinds.clank.rules",
                          "companion.i18n", *SCREENS, *KINDS_PACKAGES, *LIBRARIES},
     # the store plays no game
     "companion.store": {"companion.session", "companion.draw", "companion.audit",
@@ -300,7 +304,10 @@ def test_the_rules_the_page_states_hold_in_its_table():
     for name in STANDARD_LIBRARY_ONLY:
         assert table[name].may == set(), name
     # the rules load no translations when imported
-    assert table["companion.catalog"].lazy >= {"companion.i18n"} & table["companion.catalog"].may
+    assert (
+        table["companion.kinds.clank.catalog"].lazy
+        >= {"companion.i18n"} & table["companion.kinds.clank.catalog"].may
+    )
     for part in table.values():
         if part.name.startswith("hardware"):
             assert not any(m.startswith("companion") for m in part.may), part.name

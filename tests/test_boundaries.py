@@ -11,7 +11,12 @@ import pytest
 
 
 @pytest.mark.parametrize(
-    "modules", ["companion.rules, companion.rules.odds", "companion.tschak", "companion.catalog"]
+    "modules",
+    [
+        "companion.kinds.clank.rules, companion.kinds.clank.rules.odds",
+        "companion.kinds.tschak.rules",
+        "companion.kinds.clank.catalog",
+    ],
 )
 def test_the_rules_import_no_translations(modules):
     code = f"import sys, {modules}; print(sorted(m for m in sys.modules if 'i18n' in m))"
@@ -21,7 +26,7 @@ def test_the_rules_import_no_translations(modules):
 
 def test_a_message_from_the_rules_is_still_shown_in_the_tables_language():
     from companion import i18n
-    from companion.rules import RuleError, make_setup
+    from companion.kinds.clank.rules import RuleError, make_setup
 
     with pytest.raises(RuleError) as refused:
         make_setup({"edition": "clank", "players": ["red"]})

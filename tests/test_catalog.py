@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.catalog import UNTAGGED, CatalogError, load_catalog
-from companion.catalog.load import DATA_DIR, _load_all
+from companion.kinds.clank.catalog import UNTAGGED, CatalogError, load_catalog
+from companion.kinds.clank.catalog.load import DATA_DIR, _load_all
 
 
 def test_shipped_catalog_passes_the_schema_check():

@@ -44,7 +44,7 @@ MARKER = (1.0, 1.0, 1.0)
 VISIONS = [None, "deuteranomaly", "protanomaly", "tritanomaly"]
 # What the table draws on a panel's tint besides its ink, today: the figures' line and
 # the odds' words (near white) and the odds in amber when the risk is real
-# (companion/ui/panel.py): on the five dark tints, 4.5:1 at least too.
+# (companion/kinds/clank/screens/panel.py): on the five dark tints, 4.5:1 at least too.
 PANEL_TEXTS = [(0.92, 0.92, 0.95), (0.88, 0.9, 0.93), (1, 0.82, 0.3)]
 # Letters that read as a digit beside a number ("З0" reads "30", "O0" "00"), in the
 # Latin, Cyrillic and Greek alphabets: a colour's letter is none of them.

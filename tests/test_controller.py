@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.controller import Controller, Update
+from companion.kinds.clank.controller import Controller, Update
 from companion.store import GameStore
 from companion.store.tags import TagRegistry, resolve
 from tests.helpers import hypergeometric

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from bench.long_game import PLAYERS, long_game
 from companion.audit.check import GameCheck, audited_games, verify_game
-from companion.rules import make_setup
+from companion.kinds.clank.rules import make_setup
+from companion.kinds.clank.table import Table
 from companion.session import Session
 from companion.store import GameStore
-from companion.table import Table
 
 KILLS = 50
 SEED = "9a" * 32

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import build_parser
-from companion.rules import ACTION_NAMES
+from companion.kinds.clank.rules import ACTION_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -63,7 +63,7 @@ def test_every_action_is_documented():
 
 
 def test_every_tschak_action_is_documented():
-    from companion.tschak.game import TschakGame
+    from companion.kinds.tschak.rules.game import TschakGame
 
     names = [n.removeprefix("_do_") for n in dir(TschakGame) if n.startswith("_do_")]
     assert names

@@ -22,7 +22,7 @@ from kivy.config import Config as KivyConfig  # noqa: E402
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
-from companion.rules.errors import RuleError  # noqa: E402
+from companion.kinds.clank.rules.errors import RuleError  # noqa: E402
 from companion.script import MAX_CLIENT_SEED  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from companion.rules.actions import ACTION_NAMES
+from companion.kinds.clank.rules.actions import ACTION_NAMES
+from companion.kinds.clank.table import Table
 from companion.script import Replay, ScriptError, numbered, parse_line, play, replay
 from companion.session import Session
 from companion.store import GameStore
 from companion.store.tags import KINDS, TagError, TagRegistry, resolve
-from companion.table import Table
 
 FUZZ = settings(
     max_examples=int(os.environ.get("CLANK_FUZZ_EXAMPLES", "400")),  # more: a longer hunt

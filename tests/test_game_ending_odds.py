@@ -5,7 +5,7 @@ TABLE_SCRIPT.md ("The next attack's odds"): the countdown marker moving to its l
 that takes the whole bag ends the game and knocks out everyone inside. For such a step
 every player inside has ``knock_out`` 1, ``damage`` puts all its weight on its last
 entry, and the odds say ``"ends_game": true`` (the countdown's last move: ``"count": 0``).
-The expectations here are computed from the rules' text, not from companion.rules.odds.
+The expectations here are computed from the rules' text, not from companion.kinds.clank.rules.odds.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from companion.cli import main
-from companion.controller import Controller
-from companion.rules.odds import next_attack_odds, next_step, odds_json
+from companion.kinds.clank.controller import Controller
+from companion.kinds.clank.rules.odds import next_attack_odds, next_step, odds_json
 from companion.store import GameStore
 from tests.helpers import ScriptedChance, do, new_game
 

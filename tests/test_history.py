@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.controller import Controller
 from companion.history import (
     Fairness,
     GameHistory,
@@ -25,6 +24,7 @@ from companion.history import (
     record,
     results_csv,
 )
+from companion.kinds.clank.controller import Controller
 from companion.session import Session
 from companion.store import GameStore, StoreError
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.controller import Controller
+from companion.kinds.clank.controller import Controller
 from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.db import SCHEMA_VERSION

@@ -19,9 +19,9 @@ import pytest
 from babel.messages.pofile import PoFileError, read_po
 
 from companion import i18n, i18n_tools
-from companion.checklist import setup_checklist
 from companion.config import LANGUAGES, ConfigError, parse_config
-from companion.rules.setup import make_setup
+from companion.kinds.clank.checklist import setup_checklist
+from companion.kinds.clank.rules.setup import make_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]

@@ -14,7 +14,7 @@ import pytest
 from companion import i18n
 from companion.cli import main
 from companion.i18n import NN_, Msg, Name
-from companion.rules import Game, RuleError
+from companion.kinds.clank.rules import Game, RuleError
 from companion.store import GameStore, StoreError
 from companion.store.tags import BulkEnrollment, TagError, TagRegistry, components, resolve
 from tests.helpers import new_game

@@ -33,9 +33,9 @@ from kivy.uix.textinput import TextInput  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
 from companion import i18n  # noqa: E402
+from companion.kinds.clank.view import DrawView, attacks_from_events  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
-from companion.view import DrawView, attacks_from_events  # noqa: E402
 from tests.screen_metrics import sticks_out  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None

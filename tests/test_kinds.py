@@ -161,15 +161,15 @@ EDITIONS = {"clank", "catacombs", "tschak"}
 KIND_MODULES = (
     "companion.kinds.clank",
     "companion.kinds.tschak",
-    "companion.rules",
-    "companion.catalog",
-    "companion.table",
-    "companion.tschak",
+    "companion.kinds.clank.rules",
+    "companion.kinds.clank.catalog",
+    "companion.kinds.clank.table",
+    "companion.kinds.tschak.rules",
     "companion.tschak_table",
     "companion.tschak_words",
     "companion.tschak_control",
-    "companion.controller",
-    "companion.checklist",
+    "companion.kinds.clank.controller",
+    "companion.kinds.clank.checklist",
 )
 # the shared layers: the session, the log, the seal and the verifiers, the table script
 SHARED = [

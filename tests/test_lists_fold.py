@@ -194,7 +194,7 @@ def side_screens(ui: Harness) -> Iterator[str]:
 def clank_game(ui: Harness, pickers: bool = True) -> Iterator[str]:
     """A game at six, its lists from the opening to the seats' record: the checklist, the
     pickers (``pickers``), the audit of many draws, a long deck at the scoring."""
-    from companion.ui.screens.choices import catalog_components
+    from companion.kinds.clank.screens.choices import catalog_components
 
     app = ui.app
     ctl = app.controller

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion import kinds
-from companion.controller import Controller
+from companion.kinds.clank.controller import Controller
 from companion.kinds.tschak.control import TschakControl
 from companion.live import LiveGame, Update, left_game
 from companion.session import Session

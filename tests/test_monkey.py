@@ -94,7 +94,7 @@ def playing(edition: str = "clank", players: int = 3, *, row: int = 0, refill=No
 
 def quiet_cards(edition: str) -> list[str]:
     """Dungeon cards without the dragon-attack symbol."""
-    from companion.catalog import load_catalog
+    from companion.kinds.clank.catalog import load_catalog
 
     cards = load_catalog(edition).cards.values()
     return sorted(c.name for c in cards if c.in_dungeon_deck and not c.dragon_attack)
@@ -166,7 +166,7 @@ def test_the_tags_screen_counts_a_tag_bound_from_its_question(tmp_path):
 
 # ------------------------------------------------------------------ the checks are real
 def test_an_end_turn_that_skips_a_player_is_caught(tmp_path, monkeypatch):
-    from companion.controller import Controller
+    from companion.kinds.clank.controller import Controller
 
     real = Controller.end_turn
 
@@ -196,7 +196,7 @@ def test_a_tap_that_acts_twice_is_caught_by_a_double_tap(tmp_path, monkeypatch):
 
 
 def test_a_screen_that_stops_following_the_game_is_caught(tmp_path, monkeypatch):
-    from companion.ui.table import TableScreen
+    from companion.kinds.clank.screens.table import TableScreen
 
     real = TableScreen.redraw
 
@@ -310,7 +310,7 @@ def test_an_undo_that_records_another_move_is_caught(tmp_path, monkeypatch):
     """Undo broken on purpose: it records a clank for the player on turn instead of
     taking the last move back. The tap had settled, yet its record is not what Undo
     means, and the monkey says so."""
-    from companion.controller import Controller
+    from companion.kinds.clank.controller import Controller
 
     def wrong(self) -> bool:
         active = self.snapshot()["turn"]["active"]

@@ -1,4 +1,4 @@
-"""The exact odds of the next dragon attack (companion.rules.odds), checked against
+"""The exact odds of the next dragon attack (companion.kinds.clank.rules.odds), checked against
 independent computations: every ordered draw enumerated for small bags, a cube-by-cube
 Markov chain for the bags of real games."""
 
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import DrawRequest, Game, make_setup
-from companion.rules.odds import (
+from companion.kinds.clank.rules import DrawRequest, Game, make_setup
+from companion.kinds.clank.rules.odds import (
     AttackOdds,
     PlayerOdds,
     attack_odds,

@@ -28,10 +28,10 @@ KivyConfig.set("graphics", "height", "480")
 from companion import i18n  # noqa: E402
 from companion.config import AppConfig, Config, WebConfig  # noqa: E402
 from companion.i18n import set_language  # noqa: E402
+from companion.kinds.clank.screens.odds import AVERAGE, cells  # noqa: E402
+from companion.kinds.clank.view import health_lost, next_draw_title  # noqa: E402
 from companion.ui.colours import COLOURS, TURN_INK, TURN_MARK  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.odds import AVERAGE, cells  # noqa: E402
-from companion.view import health_lost, next_draw_title  # noqa: E402
 from companion.web.colours import hex_colour, palette_css  # noqa: E402
 from companion.web.view import odds_words  # noqa: E402
 from companion.web.words import PLURALS, page_words  # noqa: E402
@@ -164,7 +164,7 @@ def test_the_page_marks_the_turn_in_the_tables_white_never_in_a_players_colour()
 
 
 def test_the_tables_panel_draws_its_turn_marker_from_the_same_constants(tmp_path):
-    from companion.ui.panel import PanelHeader, PlayerPanel
+    from companion.kinds.clank.screens.panel import PanelHeader, PlayerPanel
 
     ui = _table(tmp_path)
     try:
@@ -361,7 +361,7 @@ def test_the_table_and_the_phones_write_the_same_figure(tmp_path, language):
 
 
 def test_no_figure_of_the_odds_is_formatted_anywhere_else():
-    """One formatter (companion.view.health_lost): the table's All odds and the phones'
+    """One formatter (companion.kinds.clank.view.health_lost): the table's All odds and the phones'
     words format no decimal of their own."""
     for path in (ROOT / "companion" / "ui" / "odds.py", ROOT / "companion" / "web" / "view.py"):
         text = path.read_text(encoding="utf-8")

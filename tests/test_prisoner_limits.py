@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.catalog import load_catalog
 from companion.cli import main
-from companion.controller import Controller, Update
+from companion.kinds.clank.catalog import load_catalog
+from companion.kinds.clank.controller import Controller, Update
 from companion.kinds.clank.legal import legal_actions
-from companion.rules import Game, RuleError
+from companion.kinds.clank.rules import Game, RuleError
 from companion.session import Session
 from companion.store import GameStore
 from companion.store.tags import TagRegistry, resolve

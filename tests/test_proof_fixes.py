@@ -13,7 +13,7 @@ import pytest
 
 from companion.audit.check import export_game, verify_store
 from companion.cli import main
-from companion.rules import RuleError
+from companion.kinds.clank.rules import RuleError
 from companion.session import Session
 from companion.store import GameStore
 from companion.verify_log import (

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 from companion.audit.check import export_game, verify_store
-from companion.catalog import load_catalog
-from companion.rules import RuleError
+from companion.kinds.clank.catalog import load_catalog
+from companion.kinds.clank.rules import RuleError
+from companion.kinds.clank.table import Table
 from companion.session import Session
 from companion.store import GameStore
-from companion.table import Table
 from companion.verify_log import (
     EXIT_OK,
     EXIT_SEALED,

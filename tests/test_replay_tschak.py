@@ -93,7 +93,8 @@ def test_the_example_game_plays_four_towers_to_a_winner(name, capsys):
 
 
 # ------------------------------------------------------------------ the three examples
-# The spec, written out here on its own (no companion.tschak): the H1 deck of section 15.
+# The spec, written out here on its own (no companion.kinds.tschak.rules): the H1 deck of
+# section 15.
 DECK = Counter(
     [f"M{v}{s}" for v in range(2, 6) for s in ("s", "")]
     + ["Mc"] * 4

@@ -26,7 +26,7 @@ def test_the_checkout_reads_its_top_level_layouts_and_examples():
 
 def test_the_package_data_is_found_through_importlib_resources():
     from companion import i18n
-    from companion.catalog import load
+    from companion.kinds.clank.catalog import load
 
     assert resources.package_path() == PACKAGE
     assert resources.package_path("locale") == i18n.LOCALE_DIR == PACKAGE / "locale"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.rules import RuleError
+from companion.kinds.clank.rules import RuleError
 from tests.helpers import ScriptedChance, do, new_game
 
 FOUR = ["red", "yellow", "green", "blue"]

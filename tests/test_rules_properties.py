@@ -7,9 +7,9 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.catalog import load_catalog
-from companion.rules import RuleError, make_setup
-from companion.table import Table
+from companion.kinds.clank.catalog import load_catalog
+from companion.kinds.clank.rules import RuleError, make_setup
+from companion.kinds.clank.table import Table
 
 COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
 

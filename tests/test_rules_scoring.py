@@ -2,8 +2,8 @@
 
 import pytest
 
-from companion.catalog import parse_vp_rule
-from companion.catalog.vprule import VPRuleError
+from companion.kinds.clank.catalog import parse_vp_rule
+from companion.kinds.clank.catalog.vprule import VPRuleError
 from tests.helpers import ScriptedChance, do, new_game
 
 

@@ -3,10 +3,10 @@
 import pytest
 
 from companion import i18n
-from companion.catalog import load_catalog
-from companion.catalog.load import UNCONFIRMED_NAMES
-from companion.checklist import setup_checklist, unconfirmed_label
-from companion.rules import RuleError, make_setup
+from companion.kinds.clank.catalog import load_catalog
+from companion.kinds.clank.catalog.load import UNCONFIRMED_NAMES
+from companion.kinds.clank.checklist import setup_checklist, unconfirmed_label
+from companion.kinds.clank.rules import RuleError, make_setup
 from companion.session import Session
 from tests.helpers import do, new_game
 

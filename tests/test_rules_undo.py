@@ -2,8 +2,8 @@
 
 import pytest
 
-from companion.rules import RuleError, make_setup
-from companion.table import Table
+from companion.kinds.clank.rules import RuleError, make_setup
+from companion.kinds.clank.table import Table
 from tests.helpers import do, new_game
 
 SEED = "11" * 32

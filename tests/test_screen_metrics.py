@@ -62,8 +62,8 @@ def test_texts_drawn_without_labels_are_measured_too():
     a small text, a small figure and a text wider than the widget are caught."""
     from kivy.metrics import dp
 
+    from companion.kinds.clank.screens.panel import Figures
     from companion.ui.drawn import DrawnWidget
-    from companion.ui.panel import Figures
 
     class Sign(DrawnWidget):
         def __init__(self, **kwargs):

@@ -20,8 +20,8 @@ KivyConfig.set("graphics", "height", "480")
 
 from kivy.uix.label import Label  # noqa: E402
 
+from companion.kinds.clank.screens.choices import player_actions  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.screens.choices import player_actions  # noqa: E402
 from companion.ui.screens.popups import Picker, PinPad, UntaggedPicker  # noqa: E402
 from tests.helpers import companion_draws_seed, popup  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
@@ -119,7 +119,7 @@ def test_a_full_pack_a_sold_out_market_and_a_freed_prisoner_are_not_offered(ui):
 def test_a_prisoner_freed_is_not_offered_again(ui):
     """Once the table has given the box's count of each kind (no rulebook prints it), a
     kind whose prisoners are all freed is offered no more."""
-    from companion.catalog import load_catalog
+    from companion.kinds.clank.catalog import load_catalog
 
     counts = {t.name: t.count for t in load_catalog("catacombs").tokens_of("prisoner")}
     ctl = ui.app.controller

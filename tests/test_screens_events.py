@@ -15,11 +15,11 @@ from kivy.config import Config as KivyConfig  # noqa: E402
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
+from companion.kinds.clank.view import DrawView, attacks_from_events  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.qr import ProofView  # noqa: E402
 from companion.ui.screens.popups import INERT, Confirm  # noqa: E402
 from companion.ui.widgets import AttackView, CubeToken, VerdictLine  # noqa: E402
-from companion.view import DrawView, attacks_from_events  # noqa: E402
 from tests.helpers import popup  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 

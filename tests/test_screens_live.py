@@ -83,7 +83,7 @@ def card(edition: str, rng: random.Random):
 
 
 def _dungeon(edition: str) -> list[str]:
-    from companion.catalog import load_catalog
+    from companion.kinds.clank.catalog import load_catalog
 
     cards = load_catalog(edition).cards
     return sorted(c.name for c in cards.values() if c.in_dungeon_deck)[:10]

@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 from companion.audit.check import verify_store
-from companion.controller import Controller
+from companion.kinds.clank.controller import Controller
 from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.seal import KEY_BYTES, SealError, key_path, load_key, seal, unseal

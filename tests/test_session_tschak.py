@@ -14,10 +14,10 @@ import pytest
 
 from companion.audit.check import export_game, verify_store
 from companion.cli import main
+from companion.kinds.tschak.rules import TschakError
 from companion.kinds.tschak.table import TschakTable
 from companion.session import Session
 from companion.store import GameStore, StoreError
-from companion.tschak import TschakError
 from companion.verify_log import Finding, check_records, read_export
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -271,8 +271,8 @@ def test_the_tschak_edition_name_is_the_same_everywhere():
 
 def test_a_clank_table_and_the_store_load_no_tschak_rules():
     code = (
-        "import sys, companion.session, companion.controller, companion.script;"
-        "print(sorted(m for m in sys.modules if m.startswith('companion.tschak')))"
+        "import sys, companion.session, companion.kinds.clank.controller, companion.script;"
+        "print(sorted(m for m in sys.modules if m.startswith('companion.kinds.tschak.rules')))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT

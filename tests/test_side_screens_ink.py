@@ -203,7 +203,7 @@ def test_the_screens_around_the_table_read_from_across_it(tmp_path, language, mo
 def test_a_game_that_cannot_be_resumed_reads_from_across_the_table(tmp_path, language):
     db = tmp_path / "games.db"
     with GameStore(db) as store:
-        from companion.controller import Controller
+        from companion.kinds.clank.controller import Controller
 
         ctl = Controller(store)
         ctl.new_game({"edition": "clank", "players": ["red", "blue"]})

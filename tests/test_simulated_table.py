@@ -22,7 +22,7 @@ from kivy.config import Config as KivyConfig  # noqa: E402
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
-from companion.controller import Update  # noqa: E402
+from companion.kinds.clank.controller import Update  # noqa: E402
 from companion.store import GameStore  # noqa: E402
 from companion.store.tags import Component, TagRegistry, resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402

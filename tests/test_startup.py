@@ -34,7 +34,8 @@ def test_resuming_a_game_reads_without_sqlite_utils_and_the_first_write_loads_it
     recorded(db)
     out = run(
         "import sys\n"
-        "from companion.controller import Controller; from companion.store import GameStore\n"
+        "from companion.kinds.clank.controller import Controller\n"
+        "from companion.store import GameStore\n"
         f"c = Controller(GameStore({str(db)!r})); c.resume_last()\n"
         "print(c.phase, 'sqlite_utils' in sys.modules)\n"
         "c.table.apply({'do': 'clank', 'player': 'blue', 'n': 1})\n"
@@ -48,9 +49,10 @@ def test_a_game_resumed_in_play_is_shown_without_the_scoring(tmp_path):
     recorded(db)
     out = run(
         "import sys\n"
-        "from companion.controller import Controller; from companion.store import GameStore\n"
+        "from companion.kinds.clank.controller import Controller\n"
+        "from companion.store import GameStore\n"
         f"c = Controller(GameStore({str(db)!r})); c.resume_last(); c.view()\n"
-        "print(c.phase, 'companion.rules.scoring' in sys.modules)"
+        "print(c.phase, 'companion.kinds.clank.rules.scoring' in sys.modules)"
     )
     assert out == "playing False"
 
@@ -61,7 +63,8 @@ def test_the_touchscreen_leaves_the_audit_charts_and_tschak_rules_for_later():
         "os.environ.update(KIVY_NO_ARGS='1', KIVY_NO_CONSOLELOG='1', KIVY_NO_FILELOG='1')\n"
         "import companion.ui.app\n"
         "later = ('companion.audit', 'companion.history', 'companion.ui.report',\n"
-        "         'companion.tschak', 'companion.rules.scoring', 'sqlite_utils')\n"
+        "         'companion.kinds.tschak.rules', 'companion.kinds.clank.rules.scoring',\n"
+        "         'sqlite_utils')\n"
         "print(sorted(m for m in later if m in sys.modules))"
     )
     assert out == "[]"

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from companion.audit.check import verify_store
-from companion.rules import RuleError
+from companion.kinds.clank.rules import RuleError
 from companion.session import Session
 from companion.store import GameStore, StoreError
 from companion.store.db import SCHEMA_VERSION

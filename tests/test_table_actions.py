@@ -20,15 +20,15 @@ from kivy.config import Config as KivyConfig  # noqa: E402
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
-from companion.checklist import setup_checklist  # noqa: E402
-from companion.controller import Controller, Update  # noqa: E402
+from companion.kinds.clank.checklist import setup_checklist  # noqa: E402
+from companion.kinds.clank.controller import Controller, Update  # noqa: E402
 from companion.kinds.clank.legal import legal_actions, table_actions  # noqa: E402
-from companion.rules import RuleError, make_setup  # noqa: E402
+from companion.kinds.clank.rules import RuleError, make_setup  # noqa: E402
+from companion.kinds.clank.table import Table  # noqa: E402
 from companion.script import ScriptError, replay  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store import GameStore  # noqa: E402
 from companion.store.tags import TagRegistry, resolve  # noqa: E402
-from companion.table import Table  # noqa: E402
 from tests.helpers import companion_draws_seed, do, new_game, popup  # noqa: E402
 from tests.test_rules_properties import COLOURS, actions, run_random_game  # noqa: E402
 

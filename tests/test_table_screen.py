@@ -25,12 +25,12 @@ from kivy.uix.behaviors import ButtonBehavior  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 
 from companion.config import AppConfig, Config  # noqa: E402
+from companion.kinds.clank.screens.odds import percent  # noqa: E402
+from companion.kinds.clank.screens.panel import PlayerPanel  # noqa: E402
+from companion.kinds.clank.screens.table import TableScreen  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.ink import ink_height, window_image  # noqa: E402
-from companion.ui.odds import percent  # noqa: E402
-from companion.ui.panel import PlayerPanel  # noqa: E402
-from companion.ui.table import TableScreen  # noqa: E402
 from companion.ui.taps import RULE  # noqa: E402
 from tests.helpers import hypergeometric  # noqa: E402
 from tests.screen_metrics import INK_FIGURE, INK_FIGURE_SIX, ink_problems, problems  # noqa: E402
@@ -40,7 +40,7 @@ SEATS = ["red", "yellow", "green", "blue", "purple", "orange"]
 
 
 def _dungeon(edition: str) -> list[str]:
-    from companion.catalog import load_catalog
+    from companion.kinds.clank.catalog import load_catalog
 
     cards = load_catalog(edition).cards
     return sorted(c.name for c in cards.values() if c.in_dungeon_deck)[:14]
@@ -320,7 +320,7 @@ def test_the_screen_settles_and_stays_still(tmp_path, language):
 
 @pytest.mark.parametrize(("language", "players"), [("en", 4), ("ru", 6), ("es", 5), ("uk", 3)])
 def test_all_odds_shows_the_odds_of_the_next_attack_whole(tmp_path, language, players):
-    from companion.ui.odds import OddsCell, OddsView
+    from companion.kinds.clank.screens.odds import OddsCell, OddsView
 
     db = tmp_path / "games.db"
     ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
@@ -364,7 +364,7 @@ def test_the_rage_track_and_the_bag_follow_the_table_when_it_changes():
     size on the same screen): what they show is what they were last given."""
     from kivy.metrics import dp, sp
 
-    from companion.ui.table import BagRow, RageTrack
+    from companion.kinds.clank.screens.table import BagRow, RageTrack
 
     track = RageTrack(size=(400, 40))
     track.track, track.space = [2, 2, 3, 3, 4, 4, 5], 2
@@ -449,7 +449,7 @@ def test_the_table_announces_the_step_that_ends_the_game(tmp_path, language):
     """The countdown's last step, and a Catacombs attack that takes the whole bag: the
     table says so where the rage track was, whole and large, before the step comes; every
     panel shows the knock-out as certain."""
-    from companion.ui.odds import OddsView
+    from companion.kinds.clank.screens.odds import OddsView
 
     countdown_words, bag_words = ENDINGS[language]
     for case, players, words in [("countdown", 4, countdown_words), ("bag", 6, bag_words)]:
@@ -505,7 +505,7 @@ def test_the_table_announces_the_step_that_ends_the_game(tmp_path, language):
 def test_the_odds_table_explains_the_ghosts_part(tmp_path, language, players):
     """In Catacombs every ghost drawn costs every player 1 health: the odds table says so
     (and how many ghosts can be drawn) beside the rows that count them."""
-    from companion.ui.odds import OddsView
+    from companion.kinds.clank.screens.odds import OddsView
 
     db = tmp_path / "games.db"
     ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
@@ -543,7 +543,7 @@ def test_a_scan_draws_the_new_card_alone_and_no_tag_waits_in_its_place(tmp_path)
     they were drawn (the same button, the same texture: a scan redraws little); while the
     row is refilled, "No tag" stands in the next card's place, and the row's cards keep
     their width."""
-    from companion.ui.table import RowCard
+    from companion.kinds.clank.screens.table import RowCard
 
     ui = Harness(tmp_path / "games.db")
     try:
@@ -632,8 +632,8 @@ def test_the_bag_row_holds_every_chip_and_the_ghosts_at_five_and_six(tmp_path, l
 def test_a_long_status_ends_in_an_ellipsis_and_a_tap_shows_it_whole(tmp_path, language):
     """What just happened, on two lines at the size the far seat reads: a longer one is
     cut at a word with an ellipsis, and a tap on it opens the whole of it."""
+    from companion.kinds.clank.screens.table import StatusLine
     from companion.ui.screens.popups import Message
-    from companion.ui.table import StatusLine
 
     db = tmp_path / "t.db"
     ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))

@@ -26,7 +26,7 @@ from kivy.base import EventLoop  # noqa: E402
 
 from companion import i18n  # noqa: E402
 from companion.config import AppConfig, Config, ConfigError, load_config  # noqa: E402
-from companion.controller import Controller  # noqa: E402
+from companion.kinds.clank.controller import Controller  # noqa: E402
 from companion.store import GameStore, StoreError  # noqa: E402
 from companion.store.backup import backup  # noqa: E402
 from companion.store.db import APPLICATION_ID  # noqa: E402

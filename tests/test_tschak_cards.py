@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from companion.tschak import (
+from companion.kinds.tschak.rules import (
     FIXED,
     SETTINGS_INFO,
     Hero,
@@ -20,7 +20,7 @@ from companion.tschak import (
     parse_hero,
     parse_tower_card,
 )
-from companion.tschak.settings import AMBIGUITY, CHOICES
+from companion.kinds.tschak.rules.settings import AMBIGUITY, CHOICES
 
 
 @pytest.mark.parametrize(
@@ -159,7 +159,7 @@ def test_a_refused_correction_names_the_card_and_gives_codes_not_sentences():
 
 
 def test_a_corrected_catalog_is_what_the_game_checks_against():
-    from companion.tschak import TschakGame
+    from companion.kinds.tschak.rules import TschakGame
 
     game = TschakGame(["a", "b"], None, {"mage_07": "M6s"})
     game.apply(
@@ -192,9 +192,9 @@ def test_settings_cover_every_ambiguity_with_a_default_and_description():
 def test_the_package_imports_nothing_of_the_app():
     """Only companion.msg (standard library only: the N_ marker) besides itself."""
     code = (
-        "import sys, companion.tschak\n"
+        "import sys, companion.kinds.tschak.rules\n"
         "bad = [m for m in sys.modules if m.startswith('companion.') "
-        "and not m.startswith('companion.tschak') and m != 'companion.msg']\n"
+        "and not m.startswith('companion.kinds.tschak.rules') and m != 'companion.msg']\n"
         "bad += [m for m in sys.modules if m.split('.')[0] in ('kivy', 'sqlite_utils')]\n"
         "assert not bad, bad\n"
     )

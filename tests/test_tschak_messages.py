@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from companion.tschak import TschakError, TschakGame, apply_corrections, load_catalog
-from companion.tschak.cards import (
+from companion.kinds.tschak.rules import TschakError, TschakGame, apply_corrections, load_catalog
+from companion.kinds.tschak.rules.cards import (
     Catalog,
     CatalogRow,
     Hero,
@@ -50,7 +50,7 @@ def extracted() -> frozenset[str]:
 
 
 def package_templates() -> set[str]:
-    """Every template the package marks (the N_ literals of companion/tschak)."""
+    """Every template the package marks (the N_ literals of companion/kinds/tschak/rules)."""
     found = set()
     for path in sorted(PACKAGE.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):

@@ -13,9 +13,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.tschak import TschakError, TschakGame, parse_hero
-from companion.tschak.resolve import trophy_golds
-from companion.tschak.settings import CHOICES
+from companion.kinds.tschak.rules import TschakError, TschakGame, parse_hero
+from companion.kinds.tschak.rules.resolve import trophy_golds
+from companion.kinds.tschak.rules.settings import CHOICES
 from tests.test_tschak_support import random_game
 
 PLAYERS = {2: ["ann", "bob"], 3: ["ann", "bob", "cat"], 4: ["ann", "bob", "cat", "dan"]}

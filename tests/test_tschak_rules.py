@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from companion.tschak import TschakError, TschakGame
+from companion.kinds.tschak.rules import TschakError, TschakGame
 from tests.test_tschak_support import (
     H1,
     H2,

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from companion.tschak import (
+from companion.kinds.tschak.rules import (
     Settings,
     TschakError,
     TschakGame,

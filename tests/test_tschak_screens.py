@@ -272,7 +272,7 @@ def drawer(ui: Harness, *notations: str) -> None:
 def enroll_box(ui: Harness) -> dict[str, str]:
     """A sticker on every card of the box (as ``tags enroll`` binds them); a face's
     first sticker, by notation."""
-    from companion.tschak.cards import shipped_catalog
+    from companion.kinds.tschak.rules.cards import shipped_catalog
 
     registry = ui.app.controller.registry
     first: dict[str, str] = {}

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.tschak import TschakGame, load_catalog, parse_hero, seating
-from companion.tschak.cards import HERO_CLASSES
+from companion.kinds.tschak.rules import TschakGame, load_catalog, parse_hero, seating
+from companion.kinds.tschak.rules.cards import HERO_CLASSES
 
 # Four hands of the H1 template, strongest first in every position (see
 # structured_tower): whoever holds H1 takes every treasure, whoever holds H4 every monster.

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.controller import Controller
+from companion.kinds.clank.controller import Controller
+from companion.kinds.clank.view import TableView
 from companion.store import GameStore
-from companion.view import TableView
 
 NEW = {"edition": "clank", "players": ["red", "blue", "green"], "server_seed": "5a" * 32}
 
@@ -95,7 +95,7 @@ def test_a_guessed_prisoner_count_does_not_stop_the_offer(ctl):
 
 
 def test_a_corrected_prisoner_count_limits_the_offer(ctl):
-    from companion.catalog import load_catalog
+    from companion.kinds.clank.catalog import load_catalog
 
     kinds = [t.name for t in load_catalog("catacombs").tokens_of("prisoner")]
     counts = dict.fromkeys(kinds, 1) | {"mayor": 2, "peasant": 7}

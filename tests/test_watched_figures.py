@@ -34,11 +34,11 @@ from kivy.uix.modalview import ModalView  # noqa: E402
 
 from companion import i18n  # noqa: E402
 from companion.config import AppConfig, Config  # noqa: E402
+from companion.kinds.clank.screens.odds import OddsView  # noqa: E402
+from companion.kinds.clank.view import DrawView, attacks_from_events  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.ink import LETTER, screen_metrics, walk  # noqa: E402
-from companion.ui.odds import OddsView  # noqa: E402
 from companion.ui.widgets import AttackView  # noqa: E402
-from companion.view import DrawView, attacks_from_events  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None

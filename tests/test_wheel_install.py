@@ -96,8 +96,9 @@ def test_the_wheel_carries_the_compiled_catalogs_and_the_package_data(project: P
                 assert z.read(name) == path.read_bytes()
             copies = {n for n in names if n.startswith(f"companion/{folder}/")}
             assert len(copies) == len(files), copies
-    for data in ("companion/catalog/data/cards.csv", "companion/catalog/data/editions.toml",
-                 "companion/tschak/data/tschak_cards.csv"):  # fmt: skip
+    for data in ("companion/kinds/clank/catalog/data/cards.csv",
+                 "companion/kinds/clank/catalog/data/editions.toml",
+                 "companion/kinds/tschak/rules/data/tschak_cards.csv"):  # fmt: skip
         assert data in names, f"{data} is not in the wheel"
     assert "companion/i18n_tools.py" in names and "companion/cli/__init__.py" in names
     assert not [n for n in names if n.startswith(("tests/", "setup.py", "kv/", "examples/"))]
@@ -167,7 +168,7 @@ def environment(home: Path, language: str) -> dict[str, str]:
 WHERE = """if True:
     import json, sys, sysconfig
     import companion, companion.i18n, platformdirs
-    from companion.catalog import load as catalog
+    from companion.kinds.clank.catalog import load as catalog
     from companion.resources import shared_folder
     print(json.dumps({
         "purelib": sysconfig.get_paths()["purelib"], "prefix": sys.prefix,

@@ -31,8 +31,8 @@ __all__ = [
 ]
 
 KINDS: dict[str, str] = {
-    "clank": "companion.kinds.clank",
-    "catacombs": "companion.kinds.clank",
+    "clank": "companion.kinds.clank.kind",
+    "catacombs": "companion.kinds.clank.kind",
     "tschak": "companion.kinds.tschak.kind",
 }
 # the edition of a ``new`` line that names none (or one no kind plays: its kind says so)

@@ -8,7 +8,7 @@ settings are visited from the menu and lead back to it.
 Why one module of over 600 lines: it is the shell every game shares (its screens by
 name, the reader and the panel, the trouble screen, the languages and the settings, how
 the app starts and ends in the kiosk); what one game's table asks and offers is its desk
-(``companion.ui.desk``), and each screen is a module of its own.
+(``companion.kinds.clank.screens.desk``), and each screen is a module of its own.
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ from companion.i18n import (
 )
 from companion.kinds import editions, kind_of
 from companion.kinds.base import KindControl, TableFace
+from companion.kinds.clank.screens.desk import TableDesk
 from companion.live import left_game
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
-from companion.ui.desk import TableDesk
 from companion.ui.layouts import unload_layouts
 from companion.ui.taps import RULE, SAME_TAP, SETTLE, SameTap, settle
 from companion.ui.widgets import AttackView, StatusBar
@@ -91,9 +91,9 @@ class Later:
 SCREENS: dict[str, Callable[..., Any]] = {
     # each imported when first built: the first frame loads only the screen it shows
     "newgame": Later("companion.ui.screens.new_game", "NewGameScreen"),
-    "opening": Later("companion.ui.screens.opening", "OpeningScreen"),
-    "table": Later("companion.ui.table", "TableScreen"),
-    "scoring": Later("companion.ui.screens.scoring", "ScoringScreen"),
+    "opening": Later("companion.kinds.clank.screens.opening", "OpeningScreen"),
+    "table": Later("companion.kinds.clank.screens.table", "TableScreen"),
+    "scoring": Later("companion.kinds.clank.screens.scoring", "ScoringScreen"),
     "audit": Later("companion.ui.screens.audit", "AuditScreen"),
     "tags": Later("companion.ui.screens.tags", "TagsScreen"),
     "settings": Later("companion.ui.screens.settings", "SettingsScreen"),

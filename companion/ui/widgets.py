@@ -21,11 +21,11 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.i18n import _, ned_, ngettext, player_name
+from companion.kinds.clank.view import AttackEvent, HurtView
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.drawn import fitting_font_size
 from companion.ui.layouts import Layout
 from companion.ui.taps import SteadyButton  # noqa: F401 - the attack's Continue (attack.kv)
-from companion.view import AttackEvent, HurtView
 
 
 def _register_fonts() -> None:

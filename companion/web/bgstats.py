@@ -33,7 +33,7 @@ import json
 import urllib.parse
 from typing import Any
 
-from companion.table import TSCHAK
+from companion.kinds.clank.table import TSCHAK
 
 PUSH_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Clank! Table Companion"

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.kinds import GameKind, GameTable, kind_for
-from companion.rules import DrawRequest, Game
+from companion.kinds.clank.rules import DrawRequest, Game
+from companion.kinds.clank.table import Table
 from companion.store.db import APPLICATION_ID, SQLITE_HEADER, database_uri
-from companion.table import Table
 from companion.verify_log import GENESIS, canonical, link_hash, record_bytes
 
 ENDINGS = ("reveal", "end")  # the record that ends a game: with its seed, or without a bag

@@ -823,7 +823,7 @@ async def bgstats(request: web.Request) -> web.StreamResponse:
 def bgstats_play(found: ReplayedGame) -> dict[str, Any]:
     """The BG Stats play of a game that is over, its names as the table says them."""
     from companion.i18n import player_name
-    from companion.table import TSCHAK
+    from companion.kinds.clank.table import TSCHAK
     from companion.web.bgstats import play
     from companion.web.view import tschak_colour
 

@@ -19,10 +19,10 @@ from companion.i18n import (
     ngettext,
     player_name,
 )
+from companion.kinds.clank.table import TSCHAK
+from companion.kinds.clank.view import health_lost, next_draw_title, percent
 from companion.msg import Msg
 from companion.store.tags import edition_title
-from companion.table import TSCHAK
-from companion.view import health_lost, next_draw_title, percent
 
 if TYPE_CHECKING:
     from companion.web.reader import ReplayedGame
@@ -39,7 +39,7 @@ def page_view(game: ReplayedGame, state: Mapping[str, Any]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ Clank!
 def _last_action(game: ReplayedGame, edition: str) -> str:
-    from companion.view import describe_action, describe_undo
+    from companion.kinds.clank.view import describe_action, describe_undo
 
     if game.last is None:
         return ""

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion.rules import Game
-from companion.view import Offer
+from companion.kinds.clank.rules import Game
+from companion.kinds.clank.view import Offer
 
 
 def legal_actions(game: Game, player: str) -> list[Offer]:

@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.history import cubes
-from companion.rules import DrawRequest, Game, RuleError, make_setup
-from companion.rules.scoring import ranking as rank_scores
+from companion.kinds.clank.rules import DrawRequest, Game, RuleError, make_setup
+from companion.kinds.clank.rules.scoring import ranking as rank_scores
 from companion.store.log import undone_actions
 from companion.story import GameHistory, Point
 

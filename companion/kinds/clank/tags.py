@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.catalog import CatalogError, load_catalog
 from companion.i18n import EN_, N_, NC_
+from companion.kinds.clank.catalog import CatalogError, load_catalog
 from companion.store.tags import Component, TagError, edition_name, kind_word
 
 TITLES = {

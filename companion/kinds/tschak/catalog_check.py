@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import _, pgettext
-from companion.kinds.tschak.words import COLOUR_WORDS, TOWER_TITLES, WEAPON_SHORT, refusal, tp
-from companion.tschak import Catalog, Hero, TowerCard, TschakError, apply_corrections
-from companion.tschak.cards import (
+from companion.kinds.tschak.rules import Catalog, Hero, TowerCard, TschakError, apply_corrections
+from companion.kinds.tschak.rules.cards import (
     ARTIFACT,
     CHEST,
     CURSED,
@@ -26,6 +25,7 @@ from companion.tschak.cards import (
     WEAPONS,
     shipped_catalog,
 )
+from companion.kinds.tschak.words import COLOUR_WORDS, TOWER_TITLES, WEAPON_SHORT, refusal, tp
 
 CATALOG_FILE = "tschak_cards.csv"
 CATALOG_COLUMNS = ["id", "group", "kind", "value", "weapon", "skulls", "gold", "confirmed", "notes"]

@@ -1,6 +1,6 @@
 """The Tschak! controller: taps and scans in, TschakGame actions out, a typed view back.
 
-The Clank! screens have ``companion.controller``; the Tschak! screens have this one, the
+The Clank! screens have ``companion.kinds.clank.controller``; the Tschak! screens have this one, the
 same shape: screens call it and redraw from ``view()``, a frozen picture of the table in
 the table's language. It never touches Kivy, so it is tested on its own.
 
@@ -44,6 +44,8 @@ from companion.i18n import _, pgettext
 from companion.kinds.tschak.catalog_check import with_number
 from companion.kinds.tschak.entry import Entry
 from companion.kinds.tschak.progress import EDITION
+from companion.kinds.tschak.rules import Hero, Settings, TschakError, TschakGame
+from companion.kinds.tschak.rules.cards import WEAPONS
 from companion.kinds.tschak.view_builder import build_check_view, build_view
 from companion.kinds.tschak.views import CheckView, TschakView, Update
 from companion.kinds.tschak.words import (
@@ -57,8 +59,6 @@ from companion.kinds.tschak.words import (
     tower_order,
     who,
 )
-from companion.tschak import Hero, Settings, TschakError, TschakGame
-from companion.tschak.cards import WEAPONS
 
 
 class TschakControl(Entry):

@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from companion.i18n import _
 from companion.kinds.tschak.progress import Progress
+from companion.kinds.tschak.rules import Hero, TowerCard, TschakError
+from companion.kinds.tschak.rules.cards import DWARF, MAGE, WARRIOR, parse_tower_card
 from companion.kinds.tschak.views import Update
 from companion.kinds.tschak.words import (
     COLOUR_WORDS,
@@ -27,8 +29,6 @@ from companion.kinds.tschak.words import (
     verdict_line,
     who,
 )
-from companion.tschak import Hero, TowerCard, TschakError
-from companion.tschak.cards import DWARF, MAGE, WARRIOR, parse_tower_card
 
 
 class Entry(Progress):

@@ -12,7 +12,7 @@ from companion.msg import Refusal
 
 
 def _errors() -> tuple[type[Exception], ...]:
-    from companion.tschak import TschakError
+    from companion.kinds.tschak.rules import TschakError
 
     return (TschakError,)
 
@@ -62,8 +62,8 @@ class TschakKind(KindModules):
         return over
 
     def refusal(self, error: Exception, during: str | None = None) -> Refusal | None:
+        from companion.kinds.tschak.rules import TschakError
         from companion.kinds.tschak.table import tschak_refusal
-        from companion.tschak import TschakError
 
         return tschak_refusal(error, during) if isinstance(error, TschakError) else None
 

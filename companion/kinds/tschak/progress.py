@@ -13,10 +13,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from companion.i18n import _
 from companion.kinds.tschak.catalog_check import CatalogCheck
+from companion.kinds.tschak.rules import Hero, TowerCard, TschakError, TschakGame
 from companion.kinds.tschak.views import Phase, Update
 from companion.kinds.tschak.words import error_text, refusal, who
 from companion.live import LiveGame
-from companion.tschak import Hero, TowerCard, TschakError, TschakGame
 
 EDITION = "tschak"
 

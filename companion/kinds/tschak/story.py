@@ -17,8 +17,8 @@ def story(
 ) -> GameHistory:
     """A Tschak! game: its scores once over (no dragon, so no points to chart). Actions
     the rules refuse on replay are passed over, as for Clank!; the audit names them."""
+    from companion.kinds.tschak.rules import TschakError
     from companion.kinds.tschak.table import TschakTable
-    from companion.tschak import TschakError
 
     kinds = {rec.get("kind") for rec in records}
     players = tuple(p for p in row.get("players") or () if isinstance(p, str))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.kinds.clank.table import ActionLog
+from companion.kinds.tschak.rules import EDITION as TSCHAK
+from companion.kinds.tschak.rules import TschakError, TschakGame
 from companion.msg import N_, Refusal
-from companion.table import ActionLog
-from companion.tschak import EDITION as TSCHAK
-from companion.tschak import TschakError, TschakGame
 
 
 def tschak_refusal(error: TschakError, during: str | None = None) -> Refusal:

@@ -1,5 +1,5 @@
 """Tschak!'s components as tags name them: one of its 68 cards, by the card's id
-(companion/tschak/data/tschak_cards.csv); every card is a "card" component."""
+(companion/kinds/tschak/rules/data/tschak_cards.csv); every card is a "card" component."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def english_title(edition: str) -> str:
 def resolve(edition: str | None, kind: str, name: str) -> Component:
     """A card by its id (``mage_01``) or, for convenience, its face (``M2s``: the first
     card of the catalog that shows it)."""
-    from companion.tschak.cards import shipped_catalog
+    from companion.kinds.tschak.rules.cards import shipped_catalog
 
     catalog = shipped_catalog()
     if kind != "card":
@@ -40,7 +40,7 @@ def components(
     edition: str, kinds: Iterable[str], sets: Iterable[str], party: bool
 ) -> list[Component]:
     """Its 68 cards, each once (``sets``: "adventurer", "tower")."""
-    from companion.tschak.cards import shipped_catalog
+    from companion.kinds.tschak.rules.cards import shipped_catalog
 
     groups = set(sets) or set(GROUPS)
     if "card" not in kinds:
@@ -50,8 +50,8 @@ def components(
 
 def words(card_id: str) -> str:
     """What a card (by its catalog id) shows, in the table's words."""
+    from companion.kinds.tschak.rules.cards import shipped_catalog
     from companion.kinds.tschak.words import card_words
-    from companion.tschak.cards import shipped_catalog
 
     row = shipped_catalog().by_id.get(card_id.lower())
     return card_words(row.card.notation) if row is not None else card_id

@@ -9,6 +9,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.i18n import _
+from companion.kinds.tschak.rules import Settings, TschakGame
+from companion.kinds.tschak.rules.cards import CURSED, DWARF, MAGE, WARRIOR, parse_tower_card
+from companion.kinds.tschak.rules.resolve import (
+    MageSeen,
+    TeamResult,
+    compare,
+    evaluate_teams,
+    numbered_mage,
+    single_card,
+)
 from companion.kinds.tschak.views import (
     FloorVerdictView,
     TrophyRowView,
@@ -18,16 +28,6 @@ from companion.kinds.tschak.views import (
     seat_colour,
 )
 from companion.kinds.tschak.words import COLOUR_WORDS, card_words, hero_words, tp, who
-from companion.tschak import Settings, TschakGame
-from companion.tschak.cards import CURSED, DWARF, MAGE, WARRIOR, parse_tower_card
-from companion.tschak.resolve import (
-    MageSeen,
-    TeamResult,
-    compare,
-    evaluate_teams,
-    numbered_mage,
-    single_card,
-)
 
 
 def floor_verdict(game: TschakGame, index: int) -> FloorVerdictView:

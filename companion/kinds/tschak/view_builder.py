@@ -10,6 +10,18 @@ from typing import TYPE_CHECKING, Any
 
 from companion.i18n import _, colour_letter, ngettext, pgettext
 from companion.kinds.tschak.catalog_check import group_of
+from companion.kinds.tschak.rules import SETTINGS_INFO, Hero, Settings
+from companion.kinds.tschak.rules.cards import (
+    ARTIFACT,
+    DWARF,
+    ELIXIR,
+    MAGE,
+    RING,
+    TROGLODYTE,
+    WAR_TROPHY,
+    WARRIOR,
+)
+from companion.kinds.tschak.rules.settings import AMBIGUITY, CHOICES
 from companion.kinds.tschak.verdicts import floor_verdict, trophy_verdict
 from companion.kinds.tschak.views import (
     CheckView,
@@ -39,18 +51,6 @@ from companion.kinds.tschak.words import (
     trophies_text,
     who,
 )
-from companion.tschak import SETTINGS_INFO, Hero, Settings
-from companion.tschak.cards import (
-    ARTIFACT,
-    DWARF,
-    ELIXIR,
-    MAGE,
-    RING,
-    TROGLODYTE,
-    WAR_TROPHY,
-    WARRIOR,
-)
-from companion.tschak.settings import AMBIGUITY, CHOICES
 
 if TYPE_CHECKING:
     from companion.kinds.tschak.control import TschakControl

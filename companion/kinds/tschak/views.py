@@ -8,6 +8,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from companion.kinds.tschak.rules import TschakError
+from companion.kinds.tschak.rules.cards import (
+    ARTIFACT,
+    CHEST,
+    CURSED,
+    MAGE,
+    MONSTER,
+    parse_hero,
+    parse_tower_card,
+)
 from companion.kinds.tschak.words import (
     COLOUR_TITLES,
     TOWER_TITLES,
@@ -17,16 +27,6 @@ from companion.kinds.tschak.words import (
     tp,
 )
 from companion.live import Listener, Update, UpdateKind
-from companion.tschak import TschakError
-from companion.tschak.cards import (
-    ARTIFACT,
-    CHEST,
-    CURSED,
-    MAGE,
-    MONSTER,
-    parse_hero,
-    parse_tower_card,
-)
 
 SEAT_COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
 HIDDEN_SKULL = "\u2620"  # ☠ (DejaVuSans has it)

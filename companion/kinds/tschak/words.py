@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.i18n import NC_, _, npgettext, pgettext, player_name
-from companion.tschak import FIXED, Hero, Settings, TowerCard, TschakError, seating
-from companion.tschak.cards import (
+from companion.kinds.tschak.rules import FIXED, Hero, Settings, TowerCard, TschakError, seating
+from companion.kinds.tschak.rules.cards import (
     ARTIFACT,
     CHEST,
     CURSED,

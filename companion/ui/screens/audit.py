@@ -12,9 +12,9 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import Msg, _, localized, ngettext, player_name
+from companion.kinds.clank.view import DrawView
 from companion.ui.layouts import Layout
 from companion.ui.screens.kit import GAME_STATUS, app, edition_title, game_date, grouped
-from companion.view import DrawView
 
 
 def export_folder() -> Path:

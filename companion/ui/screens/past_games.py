@@ -14,10 +14,10 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _, ngettext, player_name
+from companion.kinds.clank.view import GameSummary
 from companion.ui.colours import letter
 from companion.ui.layouts import Layout
 from companion.ui.screens.kit import GAME_STATUS, app, edition_title, game_date
-from companion.view import GameSummary
 
 
 class PastGamesScreen(Layout, Screen):

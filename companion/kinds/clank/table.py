@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TypeGuard
 
 from companion.draw import commitment, draw_cubes, new_server_seed
+from companion.kinds.clank.rules import DrawRequest, Game, RuleError, Setup, make_setup
 from companion.msg import N_
-from companion.rules import DrawRequest, Game, RuleError, Setup, make_setup
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-TSCHAK = "tschak"  # companion.tschak.EDITION, without loading the Tschak! rules
+TSCHAK = "tschak"  # companion.kinds.tschak.rules.EDITION, without loading the Tschak! rules
 
 
 class ActionLog(Protocol):

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.tschak.cards import (
+from companion.kinds.tschak.rules.cards import (
     CHEST,
     CURSED,
     ELIXIR,
@@ -24,7 +24,7 @@ from companion.tschak.cards import (
     WAR_TROPHY,
     TowerCard,
 )
-from companion.tschak.settings import Settings
+from companion.kinds.tschak.rules.settings import Settings
 
 BEST = "best"  # the elixir's owner did not choose: their best choice applies
 

@@ -9,9 +9,9 @@ from functools import partial
 from typing import Any
 
 from companion.i18n import _, ed_
+from companion.kinds.clank.view import Offer
 from companion.store.tags import Component, components
 from companion.ui.screens.kit import app
-from companion.view import Offer
 
 
 def component_label(c: Component) -> str:

@@ -2,7 +2,7 @@
 losing each amount of health, the chance of being knocked out, and the health lost on
 average.
 
-Exact (companion.rules.odds: the bag and the Clank! area as they stand, cubes drawn
+Exact (companion.kinds.clank.rules.odds: the bag and the Clank! area as they stand, cubes drawn
 without replacement); opened by a tap on a player's figures on the table screen.
 """
 
@@ -20,10 +20,10 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 
 from companion.i18n import _, ngettext
+from companion.kinds.clank.view import PlayerView, TableView, health_lost, next_draw_title, percent
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.figures import CROWDED, TEXT, WATCHED, figure_size
 from companion.ui.widgets import FitLabel
-from companion.view import PlayerView, TableView, health_lost, next_draw_title, percent
 
 SKULL = "[font=DejaVuSans]☠[/font]"
 HEART = "[font=DejaVuSans]♥[/font]"

@@ -25,8 +25,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from companion.kinds.tschak.rules.errors import TschakError
 from companion.msg import N_
-from companion.tschak.errors import TschakError
 
 MAGE, WARRIOR, DWARF, ARTIFACT = "mage", "warrior", "dwarf", "artifact"
 HERO_CLASSES = (MAGE, WARRIOR, DWARF)  # the order of the tie chain (T-T1..T-T6)
@@ -443,7 +443,7 @@ def _checked_tower(code: str, card_id: str, kind: Any, skulls: int, gold: int) -
 def shipped_catalog() -> Catalog:
     """The catalog shipped with the package (the H1 template, unconfirmed)."""
     text = (
-        resources.files("companion.tschak")
+        resources.files("companion.kinds.tschak.rules")
         .joinpath("data")
         .joinpath("tschak_cards.csv")
         .read_text("utf-8")

@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 
-from companion.controller import Controller
 from companion.i18n import _, ngettext, player_name
 from companion.kinds import kind_of
 from companion.kinds.base import KindControl, TableFace
+from companion.kinds.clank.controller import Controller
+from companion.kinds.clank.view import AttackEvent, Offer, describe_action
 from companion.live import Update
 from companion.store import GameStore
 from companion.store.tags import TagError, component_words, components
 from companion.ui.widgets import AttackView, StatusBar
-from companion.view import AttackEvent, Offer, describe_action
 
 if TYPE_CHECKING:
     from kivy.uix.screenmanager import ScreenManager
@@ -61,7 +61,7 @@ class TableDesk:
         """The menu's entries of the game on the table (a card's dragon attack, the rage,
         cancelling a refill, an artifact removed at set-up, the Catacombs deck-out), before
         the screens every table has."""
-        from companion.ui.screens.choices import offer_label
+        from companion.kinds.clank.screens.choices import offer_label
 
         ctl = self.controller
         entries: list[tuple[str, Callable[[], Any]]] = []
@@ -89,7 +89,7 @@ class TableDesk:
 
     def pick_removed(self, offers: list[Offer], aim: tuple[object, ...]) -> None:
         """Which artifact the table removed unseen at set-up (the values still in the pile)."""
-        from companion.ui.screens.choices import offer_label
+        from companion.kinds.clank.screens.choices import offer_label
         from companion.ui.screens.popups import Picker
 
         entries = [(offer_label(o, self.controller.edition), partial(self.act, dict(o.action), aim))
@@ -144,7 +144,7 @@ class TableDesk:
                 Clock.schedule_once(lambda dt: self.show_attacks(rest), 0)
 
     def open_player_actions(self, player: str) -> None:
-        from companion.ui.screens.choices import offer_label
+        from companion.kinds.clank.screens.choices import offer_label
         from companion.ui.screens.popups import Picker
 
         if self.controller.phase != "playing":
@@ -158,7 +158,7 @@ class TableDesk:
 
     def show_odds(self) -> None:
         """The next draw's odds for every player, whole (a tap on a player's figures)."""
-        from companion.ui.odds import OddsView
+        from companion.kinds.clank.screens.odds import OddsView
 
         view = self.controller.view()
         if view.phase == "playing" and any(p.odds for p in view.players):
@@ -373,7 +373,7 @@ class TableDesk:
         controller at once."""
         import secrets
 
-        from companion.ui.screens.choices import catalog_components, component_label
+        from companion.kinds.clank.screens.choices import catalog_components, component_label
         from companion.ui.screens.popups import Picker
 
         own = self.own()
@@ -416,7 +416,7 @@ class TableDesk:
 
     def choose_binding(self, uid: str, *, rebind: bool, then: Callable[[str], None]) -> None:
         """An unknown (or re-bound) tag: the table says which component carries it."""
-        from companion.ui.screens.choices import catalog_components, component_label
+        from companion.kinds.clank.screens.choices import catalog_components, component_label
         from companion.ui.screens.popups import Picker
 
         ctl = self.controller

@@ -28,8 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.msg import N_
-from companion.tschak.cards import (
+from companion.kinds.tschak.rules.cards import (
     ARTIFACT,
     DWARF,
     ELIXIR,
@@ -43,15 +42,16 @@ from companion.tschak.cards import (
     load_catalog,
     parse_tower_card,
 )
-from companion.tschak.errors import TschakError
-from companion.tschak.resolve import (
+from companion.kinds.tschak.rules.errors import TschakError
+from companion.kinds.tschak.rules.resolve import (
     MageSeen,
     numbered_mage,
     resolve_floor,
     resolve_trophies,
 )
-from companion.tschak.scoring import BEST, Score, elixir_options, rank, score_player
-from companion.tschak.settings import Settings
+from companion.kinds.tschak.rules.scoring import BEST, Score, elixir_options, rank, score_player
+from companion.kinds.tschak.rules.settings import Settings
+from companion.msg import N_
 
 __all__ = ["TschakError", "TschakGame", "EDITION", "TOWERS", "FLOORS", "SEATS"]
 

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from companion.catalog.vprule import VPRule, VPRuleError, parse_vp_rule
+from companion.kinds.clank.catalog.vprule import VPRule, VPRuleError, parse_vp_rule
 from companion.resources import package_path
 
-DATA_DIR = package_path("catalog", "data")  # package data (companion/resources.py)
+DATA_DIR = package_path(
+    "kinds", "clank", "catalog", "data"
+)  # package data (companion/resources.py)
 EDITIONS = ("clank", "catacombs")
 
 CARD_COLUMNS = [

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.catalog import Catalog
-from companion.catalog.vprule import VPRule
+from companion.kinds.clank.catalog import Catalog
+from companion.kinds.clank.catalog.vprule import VPRule
+from companion.kinds.clank.rules.setup import TOKEN_VP_OPTIONS
+from companion.kinds.clank.rules.state import KNOCKED_OUT, Player, State
 from companion.msg import N_, Msg
-from companion.rules.setup import TOKEN_VP_OPTIONS
-from companion.rules.state import KNOCKED_OUT, Player, State
 
 
 @dataclass(frozen=True)

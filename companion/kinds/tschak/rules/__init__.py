@@ -5,7 +5,7 @@ is marked with ``N_`` (companion.msg, standard library only) for the catalogs.
 See TSCHAK_SPEC.md (rules, ambiguities) and TABLE_SCRIPT.md (actions, JSON output).
 """
 
-from companion.tschak.cards import (
+from companion.kinds.tschak.rules.cards import (
     Catalog,
     CatalogRow,
     Hero,
@@ -15,10 +15,10 @@ from companion.tschak.cards import (
     parse_hero,
     parse_tower_card,
 )
-from companion.tschak.errors import TschakError
-from companion.tschak.game import EDITION, TschakGame, seating
-from companion.tschak.scoring import Score, rank, score_player
-from companion.tschak.settings import FIXED, SETTINGS_INFO, Settings
+from companion.kinds.tschak.rules.errors import TschakError
+from companion.kinds.tschak.rules.game import EDITION, TschakGame, seating
+from companion.kinds.tschak.rules.scoring import Score, rank, score_player
+from companion.kinds.tschak.rules.settings import FIXED, SETTINGS_INFO, Settings
 
 __all__ = [
     "EDITION",

@@ -29,7 +29,7 @@ nothing; the game log itself only ever holds actions.
 Why one module of over 600 lines: the opening, the play and the scoring share the table
 on screen and its work in progress (the opening row, the refill, the deck being scored),
 which are saved together; the life every game shares is ``companion.live``, the legal
-actions ``companion.kinds.clank.legal``, the view ``companion.view``.
+actions ``companion.kinds.clank.legal``, the view ``companion.kinds.clank.view``.
 """
 
 from __future__ import annotations
@@ -39,23 +39,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
-from companion.catalog import UNTAGGED
-from companion.checklist import setup_checklist
 from companion.i18n import _, localized, ngettext, player_name
 from companion.kinds import kind_of
+from companion.kinds.clank.catalog import UNTAGGED
+from companion.kinds.clank.checklist import setup_checklist
 from companion.kinds.clank.legal import legal_actions, table_actions
-from companion.live import LiveGame, Update
-from companion.msg import EN_
-from companion.rules import DrawRequest, RuleError
-from companion.rules.odds import AttackOdds, next_attack_odds
-from companion.rules.setup import as_listed
-from companion.session import Session
-from companion.store import GameStore, StoreError
-from companion.store.log import undone_actions
-from companion.store.seal import SealError
-from companion.store.tags import Binding, BulkEnrollment, Component, TagRegistry, components
-from companion.table import TSCHAK, Table
-from companion.view import (
+from companion.kinds.clank.rules import DrawRequest, RuleError
+from companion.kinds.clank.rules.odds import AttackOdds, next_attack_odds
+from companion.kinds.clank.rules.setup import as_listed
+from companion.kinds.clank.table import TSCHAK, Table
+from companion.kinds.clank.view import (
     AttackEvent,
     DrawView,
     GameSummary,
@@ -69,6 +62,13 @@ from companion.view import (
     make_view,
     setting_label,
 )
+from companion.live import LiveGame, Update
+from companion.msg import EN_
+from companion.session import Session
+from companion.store import GameStore, StoreError
+from companion.store.log import undone_actions
+from companion.store.seal import SealError
+from companion.store.tags import Binding, BulkEnrollment, Component, TagRegistry, components
 
 if TYPE_CHECKING:
     from companion.audit.check import GameCheck
@@ -325,7 +325,7 @@ class Controller(LiveGame):
         return out
 
     def view(self) -> TableView:
-        """The table as the screens show it (see companion.view)."""
+        """The table as the screens show it (see companion.kinds.clank.view)."""
         unresumable = None
         if self.unresumable is not None:
             game, problem = self.unresumable
@@ -381,7 +381,7 @@ class Controller(LiveGame):
     def _odds(self) -> tuple[str, AttackOdds] | None:
         """The exact odds of the next dragon draw that is sure to come: the countdown's
         while it runs, an out player's draw in Catacombs, else the attack of a refill
-        (companion.rules.odds.next_step, as the table script's ``odds``)."""
+        (companion.kinds.clank.rules.odds.next_step, as the table script's ``odds``)."""
         assert self.table is not None
         if self.phase != "playing":
             return None

@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.catalog import Catalog, CatalogError, EditionSettings, load_catalog
+from companion.kinds.clank.catalog import Catalog, CatalogError, EditionSettings, load_catalog
+from companion.kinds.clank.rules.errors import RuleError
+from companion.kinds.clank.rules.state import Player, State
 from companion.msg import EN_, N_, NN_, Name
-from companion.rules.errors import RuleError
-from companion.rules.state import Player, State
 
 RESERVED_NAMES = frozenset({"black", "ghost"})
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,15}$")

@@ -16,16 +16,16 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _, ed_, ngettext, player_name
+from companion.kinds.clank.screens.choices import catalog_components
+from companion.kinds.clank.view import TableView
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.drawn import text_extent
 from companion.ui.figures import CROWDED, TEXT, WatchedFigure, around, figure_size
 from companion.ui.layouts import Layout
 from companion.ui.qr import ProofView
-from companion.ui.screens.choices import catalog_components
 from companion.ui.screens.kit import app, grouped, part_name, proof_data, table_button
 from companion.ui.screens.popups import Picker
 from companion.ui.widgets import FitLabel
-from companion.view import TableView
 
 
 class ScoringScreen(Layout, Screen):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.i18n import _, ed_, ned_, ngettext, player_name
-from companion.rules.setup import Setup
+from companion.kinds.clank.rules.setup import Setup
 
 
 def setup_checklist(setup: Setup, removed: Sequence[int] | None = None) -> list[str]:

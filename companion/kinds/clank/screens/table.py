@@ -1,11 +1,11 @@
 """The table screen: one glance tells whose turn it is, how loud, how hurt, how angry the
 dragon is, and what the next attack draws from the bag.
 
-The screen is a function of the controller's view (``companion.view.TableView``):
+The screen is a function of the controller's view (``companion.kinds.clank.view.TableView``):
 ``redraw(view)`` sets every text and every button from it and from nothing else, so a
 screen built afresh from the same view shows the same (the tests check this after every
 step of random play). Layout lives in kv/table.kv; each player's panel is
-companion.ui.panel.
+companion.kinds.clank.screens.panel.
 """
 
 from __future__ import annotations
@@ -29,16 +29,23 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
-from companion.catalog import UNTAGGED
 from companion.i18n import _, ed_, ngettext, player_name
+from companion.kinds.clank.catalog import UNTAGGED
+from companion.kinds.clank.screens.odds import SKULL, ending_text
+from companion.kinds.clank.screens.panel import (
+    FIGURE,
+    NUMBER,
+    SMALL_NUMBER,
+    TEXT,
+    WATCHED,
+    PlayerPanel,
+)
+from companion.kinds.clank.view import TableView
 from companion.ui.cached import Cached
 from companion.ui.colours import LIGHT_INK, colour, letter, text_colour
 from companion.ui.drawn import DrawnText, DrawnWidget, Ink, text_extent
 from companion.ui.layouts import Layout
-from companion.ui.odds import SKULL, ending_text
-from companion.ui.panel import FIGURE, NUMBER, SMALL_NUMBER, TEXT, WATCHED, PlayerPanel
 from companion.ui.taps import Steady
-from companion.view import TableView
 
 WARNING = "[font=DejaVuSans]⚠[/font] "
 GO = (0.2, 0.5, 0.28, 1)  # End turn once the game is over (greyed out)

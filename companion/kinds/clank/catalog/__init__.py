@@ -1,11 +1,11 @@
 """The card and token catalog and the edition settings, loaded from data files.
 
-The files live in ``companion/catalog/data/``: ``cards.csv``, ``tokens.csv`` and
+The files live in ``companion/kinds/clank/catalog/data/``: ``cards.csv``, ``tokens.csv`` and
 ``editions.toml``. A table corrects the catalog by editing copies of those files and
 pointing ``CLANK_CATALOG_DIR`` at the folder that holds them.
 """
 
-from companion.catalog.load import (
+from companion.kinds.clank.catalog.load import (
     UNTAGGED,
     Card,
     Catalog,
@@ -14,7 +14,7 @@ from companion.catalog.load import (
     Token,
     load_catalog,
 )
-from companion.catalog.vprule import VPRule, parse_vp_rule
+from companion.kinds.clank.catalog.vprule import VPRule, parse_vp_rule
 
 __all__ = [
     "Card",

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from companion.kinds.tschak.rules.errors import TschakError
 from companion.msg import N_
-from companion.tschak.errors import TschakError
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ artifacts, the turn marker, the two big figures (cubes in the Clank! area, healt
 and the next draw's odds in words. One touch target: a tap opens the player's actions.
 
 Layout in kv/table.kv (the panel's rule); what it shows is set by ``PlayerPanel.show``
-from the table's view, as the table screen (companion.ui.table) is.
+from the table's view, as the table screen (companion.kinds.clank.screens.table) is.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _, ed_, pgettext, player_name
+from companion.kinds.clank.screens.odds import percent
+from companion.kinds.clank.view import PlayerView, TableView
 from companion.ui.colours import (
     DARK_INK,
     TURN_INK,
@@ -30,8 +32,6 @@ from companion.ui.colours import (
 )
 from companion.ui.drawn import DrawnText, DrawnWidget
 from companion.ui.layouts import Layout
-from companion.ui.odds import percent
-from companion.view import PlayerView, TableView
 
 COIN = "●"  # drawn in DejaVuSans, in gold
 ARTIFACT = "[font=DejaVuSans][color={colour}]◆[/color][/font]"

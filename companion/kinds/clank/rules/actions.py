@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.kinds.clank.rules.errors import RuleError
 from companion.msg import N_, Msg
-from companion.rules.errors import RuleError
 
 # field kinds: "str", "int", "bool", "cards" (list of strings)
 _REQUIRED: dict[str, dict[str, str]] = {

@@ -17,15 +17,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from companion.catalog import Card, Catalog, Token
+from companion.kinds.clank.catalog import Card, Catalog, Token
+from companion.kinds.clank.rules.actions import check_action
+from companion.kinds.clank.rules.errors import RuleError
+from companion.kinds.clank.rules.setup import Setup, initial_state, prisoner_box
+from companion.kinds.clank.rules.state import ESCAPED, KNOCKED_OUT, Countdown, Player, State
 from companion.msg import EN_, N_, NN_, Name
-from companion.rules.actions import check_action
-from companion.rules.errors import RuleError
-from companion.rules.setup import Setup, initial_state, prisoner_box
-from companion.rules.state import ESCAPED, KNOCKED_OUT, Countdown, Player, State
 
 if TYPE_CHECKING:
-    from companion.rules.scoring import Score
+    from companion.kinds.clank.rules.scoring import Score
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,8 @@ Event = dict[str, Any]
 
 
 def _ranking(scores: dict[str, Score], state: State) -> list[dict[str, Any]]:
-    """The places at the end (companion.rules.scoring: loaded when a game ends)."""
-    from companion.rules.scoring import ranking
+    """The places at the end (companion.kinds.clank.rules.scoring: loaded when a game ends)."""
+    from companion.kinds.clank.rules.scoring import ranking
 
     return ranking(scores, state)
 
@@ -863,7 +863,7 @@ class Game:
     # ----------------------------------------------------------------- reading
     def scores(self) -> dict[str, Score]:
         # the scoring is loaded at the end of a game: a game resumed in play does without it
-        from companion.rules.scoring import score_player
+        from companion.kinds.clank.rules.scoring import score_player
 
         return {name: score_player(self.catalog, p) for name, p in self.state.players.items()}
 

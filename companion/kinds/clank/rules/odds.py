@@ -30,7 +30,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from companion.rules.game import Game
+    from companion.kinds.clank.rules.game import Game
 
 GHOST = "ghost"
 BLACK = "black"
@@ -146,7 +146,7 @@ def knocked_out_odds(count: int, health_left: Mapping[str, int], reason: str) ->
 def next_step(game: Game) -> NextStep | None:
     """The next dragon draw that is sure to come, from the state as it stands (None: the
     game is over)."""
-    from companion.rules.game import COUNTDOWN_SPACES
+    from companion.kinds.clank.rules.game import COUNTDOWN_SPACES
 
     s = game.state
     if s.game_over:

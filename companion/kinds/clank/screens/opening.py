@@ -11,9 +11,9 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
+from companion.kinds.clank.view import TableView
 from companion.ui.layouts import Layout
 from companion.ui.screens.kit import app, grouped
-from companion.view import TableView
 
 
 def docked_keyboard_height() -> float:

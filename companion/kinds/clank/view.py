@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.checklist import unconfirmed_label
 from companion.i18n import Said, _, current_language, ed_, ned_, ngettext, player_name
+from companion.kinds.clank.checklist import unconfirmed_label
 
 
 def next_draw_title(edition: str, reason: str, n: int, ends_game: bool) -> str:

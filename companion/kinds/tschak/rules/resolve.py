@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.msg import N_
-from companion.tschak.cards import (
+from companion.kinds.tschak.rules.cards import (
     CURSED,
     DWARF,
     HERO_CLASSES,
@@ -25,8 +24,9 @@ from companion.tschak.cards import (
     Hero,
     TowerCard,
 )
-from companion.tschak.errors import TschakError
-from companion.tschak.settings import Settings
+from companion.kinds.tschak.rules.errors import TschakError
+from companion.kinds.tschak.rules.settings import Settings
+from companion.msg import N_
 
 STEPS = ("strength", "mage", "mage_weapon", "warrior", "warrior_weapon", "dwarf", "dwarf_weapon")
 # A20: at equal value the artifact doubles the member that loses a single-card tie.

@@ -1,0 +1,1 @@
+"""The Clank! screens: its table, opening, scoring and choices, and their desk."""
