@@ -24,7 +24,7 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 # the checkout's top-level folders the build copies into the package
-TOP_LEVEL = (("kv", "**/*.kv"), ("examples", "**/*.jsonl"))  # subfolders too (kv/tschak/)
+TOP_LEVEL = (("kv", "**/*.kv"), ("examples", "**/*.jsonl"))  # subfolders too
 
 
 class build_py_with_catalogs(build_py):  # named as setuptools names its commands

@@ -81,13 +81,14 @@ def prepare_game(database: Path, players: list[str] = PLAYERS) -> None:
     scans, the first turn begun. No Kivy here."""
     from companion.kinds.clank.controller import Controller
     from companion.store import GameStore
-    from companion.store.tags import Component
+    from companion.store.tags import Component, TagRegistry
 
     calm = calm_cards()
     with GameStore(database) as store:
-        controller = Controller(store)
+        tags = TagRegistry(store.db)
+        controller = Controller(store, registry=tags)
         for name in calm:
-            controller.registry.bind(uid_of(name), Component("card", "clank", name))
+            tags.bind(uid_of(name), Component("card", "clank", name))
         controller.new_game({"edition": "clank", "players": list(players)})
         for name in random.Random(1).sample(calm, ROW):
             controller.scan(uid_of(name))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from companion.kinds import kind_for
+from companion.msg import N_, Refusal
 from companion.store.log import GameStore, undone_actions
 from companion.store.tags import safe_cell
 from companion.story import GameHistory, Point
@@ -27,6 +28,7 @@ from companion.story import GameHistory, Point
 __all__ = [
     "Fairness",
     "GameHistory",
+    "NoResults",
     "Point",
     "Record",
     "cubes",
@@ -329,24 +331,39 @@ def record(store: GameStore) -> Record:
 FIXED_COLUMNS = ("game", "date", "edition", "player", "seat", "place", "score")
 
 
+class NoResults(Refusal):
+    """A game that has no results to write, and why: it is not over, or it is over and
+    its log does not tell its scores (a record of it is damaged)."""
+
+
 def results_csv(store: GameStore, game: int, out: IO[str]) -> int:
     """A finished game's results as CSV, for spreadsheets and score-keeping apps: a
     header, then one row per player, best first: game, date (when the game was created,
     ISO 8601), edition, player, seat, place, score, one column per score part, and
     qualifies ("true"/"false"). Returns the rows written (header not counted).
 
-    ValueError: the game is not over, or its scores cannot be read from its log."""
+    NoResults (a ValueError): the game is not over; or it is over (by the games table
+    or by its log), but its log, replayed by its kind, does not tell its scores (a record
+    of it is damaged, or its kind tells none)."""
     row = store.game_row(game)
     history = _replay(game, row, list(store.records(game)))
-    if history.status != "over":
-        raise ValueError(f"game {game} is not over: it has no results yet")
-    if (
-        history.scores is None
-        or history.ranking is None
-        or history.places is None
-        or history.qualifies is None
-    ):
-        raise ValueError(f"game {game}: its scores cannot be read from its log")
+    told = (history.scores, history.ranking, history.places, history.qualifies)
+    if history.status == "over" and None not in told:
+        return _write_results(game, row, history, out)
+    if history.status == "over" or row.get("status") == "over":
+        raise NoResults(
+            N_(
+                "game {game} is over, but its scores cannot be read from its log "
+                "(audit verify says whether a record of it is damaged)"
+            ),
+            game=game,
+        )
+    raise NoResults(N_("game {game} is not over: it has no results yet"), game=game)
+
+
+def _write_results(game: int, row: Mapping[str, Any], history: GameHistory, out: IO[str]) -> int:
+    assert history.scores is not None and history.ranking is not None
+    assert history.places is not None and history.qualifies is not None
     parts: list[str] = []
     for player in history.players:
         parts.extend(k for k in history.scores[player] if k not in parts)

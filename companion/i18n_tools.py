@@ -99,8 +99,13 @@ EDITION_KEYWORDS = {
 
 def source_files(root: Path = PROJECT) -> list[Path]:
     """Where the user-facing strings are: the package's Python files and the kv layouts
-    (a game kind's in a folder of its own, kv/<kind>/)."""
-    return sorted((root / "companion").rglob("*.py")) + sorted((root / "kv").rglob("*.kv"))
+    (the shared ones in kv/, a game kind's in its package's kv/)."""
+    package = root / "companion"
+    return (
+        sorted(package.rglob("*.py"))
+        + sorted((root / "kv").rglob("*.kv"))
+        + sorted(package.rglob("*.kv"))
+    )
 
 
 class Extracted(TypedDict):

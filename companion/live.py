@@ -1,22 +1,26 @@
 """The game on the table, whatever its kind: the life every game shares, written once.
 
-Each kind's controller (the screens' side of a game: ``companion.kinds.clank.controller`` for the
-app's own table, a kind's ``control`` module for a kind with screens of its own) is a
-``LiveGame``. What every game does the same way is here:
+Each kind's controller (the screens' side of a game: the app's own table's, or the
+``control`` module of a kind with screens of its own) is a ``LiveGame``. What every
+game does the same way is here:
 
 - which game the table left when the companion last stopped, and taking it up again
   (``resume_last``): the last unfinished game, or the last game over whose scores were
   not closed;
 - the work in progress: what the table has scanned or entered that is not an action
-  yet (a half-done refill, an opening row, a floor half laid). Each kind keeps its own
-  as one value (``_work`` to save it, ``_restore`` to take it back, each part kept only
-  if it has the shape the kind writes); it is saved with every change in the store's
-  ``in_progress`` row and read back the same way for every kind, beside ``closed``;
+  yet (cards scanned for an action not yet committed, a row laid out before the first
+  turn). Each kind keeps its own as one value (``_work`` to save it, ``_restore`` to
+  take it back, each part kept only if it has the shape the kind writes); it is saved
+  with every change in the store's ``in_progress`` row and read back the same way for
+  every kind, beside ``closed``;
 - closing a scored game, abandoning one, letting other programs open it
   (``close_game``, ``abandon``, ``_drop_table``);
 - refusals turned into updates: a refusal is told (in the table's words: ``_reason``),
   never raised, and nothing changes;
-- the listeners (the screens), told of each thing that happened with one ``Update``.
+- the listeners (the screens), told of each thing that happened with one ``Update``: what
+  kind of thing it was (the same few for every kind), and what the kind adds of its own
+  (``what`` names the work in progress that changed, ``detail`` carries the kind's
+  account of an action: its screens read it, the shared layers pass it on).
 
 What a kind decides is left to it: its actions, its phases, its view, its scans.
 """
@@ -30,18 +34,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from companion.i18n import _
 
 if TYPE_CHECKING:
-    from companion.kinds.clank.view import AttackEvent
     from companion.store import GameStore
     from companion.store.tags import Component
 
 JSON = dict[str, Any]  # the work in progress as the store keeps it
 
 UpdateKind = Literal[
-    "action",  # an action was committed (``attacks``: the dragon attacks it caused)
-    "refill",  # the refill under way changed (a card revealed, taken back, cancelled)
-    "opening",  # the opening row changed
-    "scoring",  # another player's deck is being scanned
-    "entry",  # what the table entered on screen changed (no action yet)
+    "action",  # an action was committed (``detail``: the kind's account of it)
+    "entry",  # the work in progress changed, no action yet (``what``: the kind's name of it)
     "setup",  # the set-up of a game not yet started changed
     "rejected",  # the rules or the store refused: ``message`` says why
     "unknown_tag",  # ``uid`` is bound to nothing
@@ -54,13 +54,16 @@ UpdateKind = Literal[
 @dataclass(frozen=True)
 class Update:
     """What the listeners hear after each thing that happened: typed, never the rules'
-    own dicts."""
+    own dicts. ``what`` and ``detail`` are the kind's: the name of the work in progress
+    that changed (an "entry"), and what its screens show of an action beyond its line
+    (a value of the kind's own type; None: nothing)."""
 
     kind: UpdateKind
     message: str = ""
-    attacks: tuple[AttackEvent, ...] = ()
+    detail: object = None
     uid: str | None = None
     component: Component | None = None
+    what: str = ""
 
 
 Listener = Callable[[Update], None]
@@ -204,7 +207,7 @@ class LiveGame:
         return True
 
     def abandon(self, reason: str = "abandoned at the table") -> bool:
-        """Give the game up: its log keeps it, marked abandoned (with a dragon bag, its
+        """Give the game up: its log keeps it, marked abandoned (a game with a bag has its
         server seed revealed: its draws can be checked)."""
         if not self._may_abandon():
             return False

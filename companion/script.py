@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.i18n import N_, Msg, Refusal, _, localized
 from companion.kinds import GameTable, kind_for, kind_of
+from companion.start import SeedError, start_table
 
 
 class ScriptError(ValueError):
@@ -255,13 +256,16 @@ class Replay:
 
 
 def new_table(options: Any) -> GameTable:
-    """A table (not recorded) from a ``new`` line's options, of the kind they name."""
-    return kind_for(options).new_table(options)
+    """A table (not recorded) from a ``new`` line's options, of the kind they name, set
+    up as a recorded game's is (``companion.start``: a given seed used and checked)."""
+    return start_table(options).table
 
 
 def kind_refused(error: Exception, edition: Any, during: str | None = None) -> Refusal | None:
     """An error of the game kind of ``edition`` (a table's, or a ``new`` line's options)
-    as the table reads it; None for any other error."""
+    as the table reads it, or a bad seed of a ``new`` line; None for any other error."""
+    if isinstance(error, SeedError):
+        return error
     kind = kind_of(edition) if isinstance(edition, str) else kind_for(edition)
     return kind.refusal(error, during)
 
@@ -276,8 +280,9 @@ def replay(
     """Replay a script (a file, or its lines as ``read_lines`` gives them); raises
     ScriptError on the first bad line unless ``keep_going``.
 
-    ``start`` makes the table from the first line's options (a session's ``start``
-    records the game in a database).
+    ``start`` makes the table from the first line's options: by default one that is not
+    recorded, set up as the session's (``Session.start``, which records the game in a
+    database) sets it up, so a script replays the same with a database and without.
     """
     result = Replay()
     lines = iter(read_lines(path) if isinstance(path, Path) else path)

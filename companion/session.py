@@ -5,7 +5,8 @@ know nothing of where it is kept. A session starts a game (its seed drawn, seale
 committed, its set-up recorded before anything is shown), resumes one after a power cut
 by replaying its log through the rules (every record must come out exactly as recorded),
 and rebuilds one for the audit. What a game is, is its kind's business (``companion.kinds``):
-a kind with a dragon bag has its server seed drawn, sealed and committed here; every
+a kind with a dragon bag has its server seed drawn (``companion.start``, as the table
+script's), sealed and committed here; every
 kind's games are kept in the same log.
 """
 
@@ -16,10 +17,11 @@ from typing import Any, TypeAlias
 from companion.draw import new_server_seed
 from companion.kinds import GameTable, kind_for
 from companion.msg import N_, Refusal
+from companion.start import start_table
 from companion.store.db import StoreError
 from companion.store.log import GameStore, chained, now_text, undone_actions
 from companion.store.seal import load_key, seal, unseal
-from companion.verify_log import DRAWN, GIVEN, VERSION
+from companion.verify_log import VERSION
 
 AnyTable: TypeAlias = GameTable
 
@@ -33,26 +35,20 @@ class Session:
     # ---------------------------------------------------------------- starting
     def start(self, options: dict[str, Any]) -> AnyTable:
         """A new game from a ``new`` line's options, recorded before it is shown.
-        The kind's refusal (RuleError, TschakError...) for options it refuses: nothing
-        is written."""
-        kind = kind_for(options)
+        The kind's refusal (RuleError, TschakError...) for options it refuses, SeedError
+        for a given seed that is not one: nothing is written (``companion.start``)."""
+        # the seed given (checked), or drawn here: a test makes the companion draw the
+        # seed it wants by putting its own ``new_server_seed`` in this module
+        started = start_table(options, lambda: new_server_seed())
+        kind, table = started.kind, started.table
         extra: dict[str, Any] = {}
-        seed = sealed = ""
-        if kind.has_bag:
-            given = options.get("server_seed")
-            # where the seed came from is part of the log: only a seed the companion drew
-            # itself makes the draws provably fair; one given by a script (tests,
-            # examples) makes them reproducible, and whoever chose it could have chosen
-            # the draws
-            extra["seed_origin"] = GIVEN if given is not None else DRAWN
-            seed = new_server_seed() if given is None else given
-            table = kind.new_table(options, seed)  # checks the seed
-        else:
-            table = kind.new_table(options)
+        if started.seed_origin is not None:
+            extra["seed_origin"] = started.seed_origin
         record = kind.setup_record(table)
         commitment = record["commitment"]
+        sealed = ""
         if kind.has_bag:
-            sealed = seal(self.store.key_for_new_game(), seed, commitment)
+            sealed = seal(self.store.key_for_new_game(), started.server_seed, commitment)
         body = {"format": VERSION, **record, **extra, "created_at": now_text()}
         table.log = self.store.create_game(
             table.edition, list(record["seats"]), commitment, sealed, body

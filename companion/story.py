@@ -1,28 +1,36 @@
 """A game told as data: what the history screens chart, whatever the game's kind.
 
 Pure dataclasses: the kinds tell their games in these (``GameKind.story``), the charts
-and the statistics read them.
+and the statistics read them. A point names no game: the kind that tells it says what
+it measures (its tallies and levels, by name) and which steps are marked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class Point:
     """The table after one committed action (undone actions are not replayed: the points
-    are what the game really was). ``step`` 0 is the table at set-up."""
+    are what the game really was). ``step`` 0 is the table at set-up.
+
+    What is charted is named by the kind that tells the game: ``tallies`` holds each
+    measure kept per player (by measure, then player), ``levels`` each measure of the
+    whole table; ``marked`` is a step the charts mark along their axis. A kind keeps its
+    own account of a step in a subclass of its own."""
 
     step: int  # 1, 2, ... in order
     turn: int  # the turn number after this action
     active: str  # whose turn
-    clank: Mapping[str, int]  # each player's cubes in the Clank! area
-    damage: Mapping[str, int]  # each player's damage taken so far
-    rage: int  # rage track space, 1-based
-    attack: tuple[str, ...] | None  # the cubes the dragon drew in this step (None: no draw)
-    knocked_out: tuple[str, ...]  # players knocked out in this step
+    tallies: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    levels: Mapping[str, int] = field(default_factory=dict)
+    marked: bool = False
+
+    def tally(self, measure: str, player: str) -> int:
+        """One player's ``measure`` at this step (0: not kept)."""
+        return self.tallies.get(measure, {}).get(player, 0)
 
 
 @dataclass(frozen=True)

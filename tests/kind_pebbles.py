@@ -10,6 +10,7 @@ and the pebble goes back. The first to 2 points wins. ``undo`` takes back the la
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,6 +133,20 @@ class PebbleTable:
         }
 
 
+# a seed whose game below ends at its last draw (with a fresh seed a game may run long)
+SAMPLE_SEED = "2" * 64
+SAMPLE = [
+    json.dumps(
+        {"new": {"edition": EDITION, "players": ["ann", "bob"], "server_seed": SAMPLE_SEED}}
+    ),
+    '{"do": "draw"}',
+    '{"do": "draw"}',
+    "# taken back: the draw stays in the log, the next one has a new nonce",
+    '{"do": "undo"}',
+    *['{"do": "draw"}'] * 3,
+]
+
+
 class PebbleKind:
     name = EDITION
     has_bag = True
@@ -175,11 +190,14 @@ class PebbleKind:
     def tell_event(self, event: JSON, edition: str) -> str:
         if event["event"] == "drew":
             return f"{event['player']} drew {event['pebble']}"
-        return str(event["event"])
+        return "the last draw was taken back"
 
     def tell_state(self, out: JSON) -> list[str]:
         points = ", ".join(f"{p} {n}" for p, n in out["points"].items())
         return [f"Pebbles - {'game over' if out['game_over'] else 'playing'}: {points}"]
+
+    def sample_script(self, edition: str) -> list[str]:
+        return list(SAMPLE)
 
     file_errors: tuple[type[Exception], ...] = ()
 
@@ -203,8 +221,16 @@ class PebbleKind:
     def component_words(self, name: str) -> str:
         return name
 
-    def table_face(self) -> None:
-        return None
+    bulk_sets = ()
+    bulk_label = "Bulk: every pebble"
+
+    def table_face(self) -> Any:
+        from tests.kind_pebbles_face import FACE  # Kivy's: loaded when the app asks
+
+        return FACE
+
+    def phone_face(self) -> None:
+        return None  # no page for the phones: they say they cannot show its games
 
 
 KIND = PebbleKind()

@@ -672,7 +672,7 @@ class Monkey:
 
     def _enroll(self) -> None:
         """A sticker on every component of every box, badges too."""
-        registry = self.app.controller.registry
+        registry = self.app.tags
         n = 0
         with self.harness.store.db.atomic():
             for found in all_components().values():
@@ -1041,11 +1041,11 @@ class Monkey:
             if not table.kind and self.rng.random() < 0.5:
                 box = "badge"  # a player's badge seats them on the new-game screen
             uid = self.rng.choice(stickers[box])
-            component = self.app.controller.registry.lookup(uid)
+            component = self.app.tags.lookup(uid)
             row = self._row()
             if table.kind == "clank" and row and box == edition and self.rng.random() < 0.3:
                 uid = self._uid_of(row, box) or uid  # a card of the row, taken
-                component = self.app.controller.registry.lookup(uid)
+                component = self.app.tags.lookup(uid)
             what = str(component)
         Clock.schedule_once(lambda dt: self.app.on_scan(uid))
         self.frames(1)
@@ -1055,7 +1055,7 @@ class Monkey:
         """The monkey's stickers, by box (after a restart: read back from the registry)."""
         out: dict[str, list[str]] = {}
         self.cards = {}
-        for b in self.app.controller.registry.bindings():
+        for b in self.app.tags.bindings():
             if b.uid.startswith("04A1"):
                 box = b.component.edition or "badge"
                 out.setdefault(box, []).append(b.uid)

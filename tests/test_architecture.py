@@ -264,60 +264,123 @@ def test_the_exception_is_lazy_in_the_table():
 
 
 # ------------------------------------------------ the rules that matter, by name
-LIBRARIES = {"kivy", "qrcode", "sqlite_utils", "platformdirs", "babel", "aiohttp",
-             "gpiozero", "serial", "RPi", "mfrc522"}  # fmt: skip
-KINDS_PACKAGES = {"companion.kinds.clank", "companion.kinds.tschak",
-                  "companion.kinds.tschak.screens"}  # fmt: skip
-SCREENS = {"companion.ui", "companion.ui.screens", "companion.kinds.tschak.screens"}
-GAME = {"companion.kinds.clank.rules", "companion.kinds.tschak.rules",
-        "companion.kinds.clank.table", "companion.kinds.clank.catalog",
-        "companion.kinds.clank.controller", "companion.kinds.clank.checklist",
-        "companion.kinds.clank.view"}  # fmt: skip
+# derived from the code: the kinds' packages are the subpackages of companion/kinds/, a
+# kind's parts every part inside its package, the screens every part that is a screens'
+# package, the libraries every import of the table that is neither companion nor hardware
+KINDS_DIR = ROOT / "companion" / "kinds"
+KIND_PACKAGES = {f"companion.kinds.{p.name}" for p in sorted(KINDS_DIR.iterdir())
+                 if (p / "__init__.py").is_file()}  # fmt: skip
+# each kind's pure rules: companion/kinds/<kind>/rules/
+KIND_RULES = {
+    f"{k}.rules" for k in KIND_PACKAGES if (KINDS_DIR / k.rpartition(".")[2] / "rules").is_dir()
+}
 
-FORBIDDEN = {
-    # the rules are pure: no store, screen, companion.session, table, kind or library
-    "companion.kinds.clank.rules": {"companion.store", "companion.session",
-                        "companion.kinds.clank.table", "companion.kinds",
-                        "companion.kinds.clank.controller", "companion.history",
-                        "companion.i18n", *SCREENS, *KINDS_PACKAGES, *LIBRARIES},
-    "companion.kinds.tschak.rules": {"companion.store", "companion.session",
-                         "companion.kinds.clank.table", "companion.kinds",
-                         "companion.kinds.clank.catalog", "companion.kinds.clank.rules",
-                         "companion.i18n", *SCREENS, *KINDS_PACKAGES, *LIBRARIES},
+
+def _within(name: str, packages: set[str]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def kind_parts() -> set[str]:
+    """Every part inside a kind's package: what knows a game."""
+    return {name for name in parts() if _within(name, KIND_PACKAGES)}
+
+
+def screen_parts() -> set[str]:
+    """The touchscreen's parts: companion.ui and every kind's screens' package."""
+    return {name for name in parts()
+            if _within(name, {"companion.ui"}) or name.endswith(".screens")}  # fmt: skip
+
+
+def libraries() -> set[str]:
+    return {m for part in parts().values() for m in part.may if m.split(".")[0] not in TOP}
+
+
+def own_kind(name: str) -> str:
+    return next(k for k in KIND_PACKAGES if _within(name, {k}))
+
+
+SHARED_LAYERS = ("companion.session", "companion.start", "companion.script", "companion.history",
+                 "companion.audit", "companion.live", "companion.cli")  # fmt: skip
+
+
+@cache
+def forbidden() -> dict[str, set[str]]:
+    """What the rules of the page forbid each part it names, whatever its row says."""
+    kinds_ = kind_parts()
+    screens = screen_parts()
+    never: dict[str, set[str]] = {}
+    for rules in KIND_RULES:
+        # the rules are pure: no store, screen, session, registry, table, translations
+        # (at import), no other part of any kind but their own catalog, no library
+        catalog = f"{own_kind(rules)}.catalog"
+        never[rules] = {
+            "companion.store", "companion.session", "companion.start", "companion.script",
+            "companion.kinds", "companion.live", "companion.history", "companion.archive",
+            "companion.audit", "companion.i18n", "companion.config", "companion.web",
+            "companion.cli", *screens, *(kinds_ - {rules, catalog}), *libraries(),
+        }  # fmt: skip
     # the store plays no game
-    "companion.store": {"companion.session", "companion.draw", "companion.audit",
-                        "companion.history", *GAME, *SCREENS, *KINDS_PACKAGES},
+    never["companion.store"] = {
+        "companion.session", "companion.start", "companion.draw", "companion.audit",
+        "companion.history", *kinds_, *screens,
+    }  # fmt: skip
     # the shared layers reach a game through the registry only
-    "companion.session": {*GAME, *SCREENS, *KINDS_PACKAGES},
-    "companion.script": {*GAME, *SCREENS, *KINDS_PACKAGES},
-    "companion.history": {*GAME, *SCREENS, *KINDS_PACKAGES},
-    "companion.audit": {*GAME, *SCREENS, *KINDS_PACKAGES},
-}  # fmt: skip
+    for shared in SHARED_LAYERS:
+        never[shared] = {*kinds_, *screens} - (
+            {"companion.ui"} if shared == "companion.cli" else set()
+        )
+    return never
+
+
+FORBIDDEN = sorted({*KIND_RULES, "companion.store", *SHARED_LAYERS})  # the parts held to it
 STANDARD_LIBRARY_ONLY = ("companion.verify_log", "companion.draw", "companion.story",
                          "companion.resources", "companion.pin")  # fmt: skip
 
 
+def test_the_kinds_their_rules_and_the_screens_are_found() -> None:
+    assert {"companion.kinds.clank", "companion.kinds.tschak"} <= KIND_PACKAGES
+    assert {"companion.kinds.clank.rules", "companion.kinds.tschak.rules"} <= KIND_RULES
+    assert {
+        "companion.ui",
+        "companion.ui.screens",
+        "companion.kinds.tschak.screens",
+    } <= screen_parts()
+    assert {"kivy", "sqlite_utils", "aiohttp"} <= libraries()
+
+
+def test_each_kinds_rules_are_a_part_of_the_table() -> None:
+    assert sorted(KIND_RULES - set(parts())) == []
+
+
+def test_every_allowance_of_the_table_is_used() -> None:
+    """A "may import" no import uses is stale: the table says more than the code does."""
+    used = {(i.here, i.there) for i in imports()}
+    stale = sorted(f"{part.name} may import {name}" for part in parts().values()
+                   for name in part.may if (part.name, name) not in used)  # fmt: skip
+    assert stale == []
+
+
 def test_the_rules_the_page_states_hold_in_its_table():
     table = parts()
-    for name, never in FORBIDDEN.items():
+    for name, never in forbidden().items():
         assert table[name].may & never == set(), name
     for name in STANDARD_LIBRARY_ONLY:
         assert table[name].may == set(), name
     # the rules load no translations when imported
-    assert (
-        table["companion.kinds.clank.catalog"].lazy
-        >= {"companion.i18n"} & table["companion.kinds.clank.catalog"].may
-    )
+    for part in table.values():
+        if part.name.endswith(".catalog") and _within(part.name, KIND_PACKAGES):
+            assert part.lazy >= {"companion.i18n"} & part.may, part.name
+    screens = screen_parts()
     for part in table.values():
         if part.name.startswith("hardware"):
             assert not any(m.startswith("companion") for m in part.may), part.name
-        if "kivy" in part.may and part.name not in SCREENS:
+        if "kivy" in part.may and part.name not in screens:
             assert "kivy" in part.lazy, f"{part.name} may import Kivy only lazily"
 
 
-@pytest.mark.parametrize("name", sorted(FORBIDDEN))
+@pytest.mark.parametrize("name", FORBIDDEN)
 def test_the_rules_the_page_states_hold_in_the_code(name):
-    never = FORBIDDEN[name]
+    never = forbidden()[name]
     wrong = [i for i in imports() if i.here == name and i.there in never]
     assert _where(wrong) == []
 
@@ -329,7 +392,8 @@ def test_hardware_imports_nothing_from_the_companion():
 
 
 def test_kivy_is_imported_by_the_screens_alone_and_lazily_by_the_command_line():
-    wrong = [i for i in imports() if i.there == "kivy" and i.here not in SCREENS
+    screens = screen_parts()
+    wrong = [i for i in imports() if i.there == "kivy" and i.here not in screens
              and not (i.here == "companion.cli" and i.lazy)]  # fmt: skip
     assert _where(wrong) == []
 

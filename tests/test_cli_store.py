@@ -191,6 +191,57 @@ def test_games_names_the_winner_of_a_good_ranking(tmp_path, capsys):
     assert ", winner blue (blue 12)" in capsys.readouterr().out  # the scores too
 
 
+def _finished(tmp_path, capsys):
+    """A Catacombs game played to its end (red escapes with an artifact, blue is knocked
+    out): its database."""
+    db = tmp_path / "games.db"
+    script = write(
+        tmp_path / "a.jsonl",
+        {"new": {**NEW["new"], "health": 2}},
+        {"do": "artifact", "player": "red", "value": 20},
+        {"do": "escape", "player": "red"},
+        {"do": "damage", "player": "blue", "n": 2},
+    )
+    assert main(["replay", str(script), "--db", str(db)]) == 0
+    capsys.readouterr()
+    return db
+
+
+def test_results_writes_a_finished_games_scores(tmp_path, capsys):
+    db = _finished(tmp_path, capsys)
+    assert main(["results", "--db", str(db), "--game", "1"]) == 0
+    assert [line.split(",")[3] for line in capsys.readouterr().out.splitlines()[1:]] == [
+        "red",
+        "blue",
+    ]
+
+
+def test_results_of_a_running_game_says_it_is_not_over(tmp_path, capsys):
+    db = tmp_path / "games.db"
+    assert main(["replay", str(write(tmp_path / "a.jsonl", NEW)), "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["results", "--db", str(db), "--game", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == "game 1 is not over: it has no results yet\n"
+
+
+def test_results_of_a_finished_game_whose_log_is_damaged_says_why_it_has_none(tmp_path, capsys):
+    """The games table says the game is over; its log, damaged by hand, no longer tells
+    its scores: the command says so, not that the game is not over."""
+    db = _finished(tmp_path, capsys)
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("DROP TRIGGER IF EXISTS log_no_update")
+    (last,) = conn.execute("SELECT max(seq) FROM log WHERE game = 1 AND kind = 'action'").fetchone()
+    conn.execute("UPDATE log SET body = 'not json' WHERE game = 1 AND seq = ?", [last])
+    conn.close()
+    out = tmp_path / "results.csv"
+    assert main(["results", "--db", str(db), "--game", "1", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "not over" not in err
+    assert err.startswith("game 1 is over, but its scores cannot be read from its log")
+    assert "audit verify" in err and not out.exists()
+
+
 def test_without_db_the_configured_database_is_used(tmp_path, capsys, monkeypatch):
     """$CLANK_DB first, then the configuration's [app] database, then the data folder."""
     configured = tmp_path / "configured.db"

@@ -72,7 +72,7 @@ def test_the_refill_is_scanned_and_commits_itself_when_the_row_is_full(setup):
     controller.scan(uid("01"))  # a card in the row, outside a refill: taken
     assert controller.snapshot()["row"] == ["Tattle", "Sneak", "Search", "Swagger"]
     assert controller.end_turn()
-    assert heard[-1].kind == "refill" and "scan the 2 revealed cards" in heard[-1].message
+    assert heard[-1].what == "refill" and "scan the 2 revealed cards" in heard[-1].message
     controller.scan(uid("07"))
     assert controller.snapshot()["refill"] == ["Dead Run"]
     assert controller.undo()  # takes back the revealed card, not an action

@@ -61,7 +61,7 @@ def to_scoring(ui: Harness, client_seed: str) -> int:
     if ui.app.attack_view is not None:
         ui.app.attack_view.dismiss(animation=False)
     assert ctl.phase == "scoring" and ui.app.screens.current == "scoring"
-    ctl.registry.bind(BURGLE, resolve("card", "clank", "Burgle"))
+    ui.app.tags.bind(BURGLE, resolve("card", "clank", "Burgle"))
     ctl.scan(BURGLE)
     ui.frames(2)
     assert ctl.deck("red") == ["Burgle"]
@@ -91,7 +91,7 @@ def decode(ui: Harness, path: Path) -> str:
 
 def export(ui: Harness, game: int) -> list[dict]:
     out = io.StringIO()
-    ui.app.controller.export(game, out)
+    ui.app.archive.export(game, out)
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
@@ -107,7 +107,7 @@ def test_the_final_proof_full_screen_scans_and_is_the_closed_logs_head(ui, tmp_p
     records = export(ui, game)
     final = ui.store.chain_head(game)
     assert records[-1]["kind"] == "close" and records[-1]["hash"] == final
-    assert ctl.verify(game).final
+    assert ui.app.archive.verify(game).final
     # what the code holds (docs/proof.md, "What the QR holds")
     data = json.loads(proof.data)
     row = ui.store.game_row(game)
@@ -146,7 +146,7 @@ def test_the_head_before_the_close_is_not_final_and_the_one_after_is(ui, tmp_pat
     assert shown(ui.find(NOT_FINAL)) and shown(ui.find("Tap to see the proof so far"))
     with pytest.raises(LookupError):
         ui.find(PHOTOGRAPH)
-    so_far = ctl.chain_head(game)
+    so_far = ui.app.archive.chain_head(game)
     assert scoring.head_text == grouped(so_far, per_line=2)
     assert json.loads(scoring.qr_data)["final"] is False
     # a tap: the proof so far full screen, said not to be final, in words and in its code
@@ -162,7 +162,7 @@ def test_the_head_before_the_close_is_not_final_and_the_one_after_is(ui, tmp_pat
     # a deck scanned while it shows: the head moves on, and the proof shown follows it
     ctl.scan(BURGLE)
     ui.frames(2)
-    moved = ctl.chain_head(game)
+    moved = ui.app.archive.chain_head(game)
     assert moved != so_far
     assert json.loads(proof.data)["chain_head"] == moved
     assert proof.head_text == grouped(moved, per_line=2)
@@ -170,7 +170,7 @@ def test_the_head_before_the_close_is_not_final_and_the_one_after_is(ui, tmp_pat
     assert proof.get_parent_window() is None and ctl.phase == "scoring"
     # Close game: the final proof, its head the close record's (not the head so far)
     final_proof = close_game(ui)
-    final = ctl.chain_head(game)
+    final = ui.app.archive.chain_head(game)
     assert final != moved
     assert final_proof.final and json.loads(final_proof.data)["chain_head"] == final
     assert final_proof.head_text == grouped(final, per_line=2)
@@ -193,7 +193,7 @@ def test_a_deck_scanned_after_the_close_is_refused_and_the_log_unchanged(ui):
     ctl = ui.app.controller
     proof = close_game(ui)
     records = export(ui, game)
-    final = ctl.chain_head(game)
+    final = ui.app.archive.chain_head(game)
     shown_data = proof.data
     # the scan the reader reports: no game takes it
     ctl.scan(BURGLE)
@@ -201,7 +201,7 @@ def test_a_deck_scanned_after_the_close_is_refused_and_the_log_unchanged(ui):
     assert ui.app.status.text.endswith("Burgle (Clank!): no game is running")
     assert not ctl.add_to_deck("Burgle")  # nobody is being scored any more
     assert ctl.score_player("red") is None and ctl.table is None
-    assert export(ui, game) == records and ctl.chain_head(game) == final
+    assert export(ui, game) == records and ui.app.archive.chain_head(game) == final
     assert proof.data == shown_data  # the final proof stays what it was
     # the closed game is not resumed at the next start, and its log refuses an action
     assert ctl.resume_last() is None and ctl.table is None

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from companion.history import (
     Fairness,
     GameHistory,
+    NoResults,
     Point,
     chi_square_sf,
     fairness,
@@ -25,6 +26,7 @@ from companion.history import (
     results_csv,
 )
 from companion.kinds.clank.controller import Controller
+from companion.kinds.clank.story import ClankPoint
 from companion.session import Session
 from companion.store import GameStore, StoreError
 
@@ -90,6 +92,13 @@ class Live:
         return out
 
 
+def clank_points(points: tuple[Point, ...]) -> list[ClankPoint]:
+    """A Clank! game's points, as its kind tells them (its own subclass of Point)."""
+    out = [p for p in points if isinstance(p, ClankPoint)]
+    assert len(out) == len(points)
+    return out
+
+
 def told(points: tuple[Point, ...]) -> list[tuple[Any, ...]]:
     return [
         (
@@ -102,7 +111,7 @@ def told(points: tuple[Point, ...]) -> list[tuple[Any, ...]]:
             p.attack,
             set(p.knocked_out),
         )
-        for p in points
+        for p in clank_points(points)
     ]
 
 
@@ -153,25 +162,26 @@ def test_a_base_game_is_told_as_it_was_played(store):
     assert history.status == "over"
     assert history.end_reason == "nobody is left in the dungeon"
     # the start: the starting clank of seats 1-3, the dragon on space 2 with 3 players
-    assert history.start is not None
+    assert isinstance(history.start, ClankPoint)
     assert dict(history.start.clank) == {"red": 3, "blue": 2, "green": 1}
     assert history.start.rage == 2 and history.start.attack is None
     # the undone attack is not there: one attack only, of 2 cubes, from the redone bag
-    attacks = [p for p in history.points if p.attack is not None]
+    points = clank_points(history.points)
+    attacks = [p for p in points if p.attack is not None]
     assert len(attacks) == 1
     assert attacks[0].step == 4
     assert attacks[0].attack == tuple(standing_draws(live.snap)[0]["drawn"])
     assert len(undone_draw) == 2
-    assert [p.step for p in history.points] == list(range(1, 11))
-    assert dict(history.points[0].clank) == {"red": 5, "blue": 2, "green": 1}
-    assert dict(history.points[1].clank)["blue"] == 3
-    assert dict(history.points[2].clank)["green"] == 0
-    assert history.points[4].turn == 2 and history.points[4].active == "blue"
-    assert history.points[5].rage == 4
-    assert history.points[6].knocked_out == ("blue",)
-    assert dict(history.points[6].damage)["blue"] == 3
-    assert history.points[7].rage == 5  # an artifact enrages the dragon
-    assert history.points[-1].knocked_out == ("green",)
+    assert [p.step for p in points] == list(range(1, 11))
+    assert dict(points[0].clank) == {"red": 5, "blue": 2, "green": 1}
+    assert dict(points[1].clank)["blue"] == 3
+    assert dict(points[2].clank)["green"] == 0
+    assert points[4].turn == 2 and points[4].active == "blue"
+    assert points[5].rage == 4
+    assert points[6].knocked_out == ("blue",)
+    assert dict(points[6].damage)["blue"] == 3
+    assert points[7].rage == 5  # an artifact enrages the dragon
+    assert points[-1].knocked_out == ("green",)
     # scores: red escaped with the 20 and holds the mastery token
     assert history.totals == {"red": 40, "blue": 0, "green": 0}
     assert history.scores is not None
@@ -210,12 +220,12 @@ def test_a_catacombs_game_with_ghosts_and_out_draws(store):
     assert history.players == tuple(players) and history.edition == "catacombs"
     # this seed's draws: a ghost knocks three players out at once, then the last one
     # inside is knocked out on the way, after the out players' draws
-    out = [p for p in history.points if p.knocked_out]
+    out = [p for p in clank_points(history.points) if p.knocked_out]
     assert [set(p.knocked_out) for p in out] == [{"yellow", "red", "green"}, {"blue"}]
     assert out[0].attack is not None and "ghost" in out[0].attack
     assert all(dict(out[0].damage)[p] == 2 for p in ("yellow", "red", "green"))
     assert {d["reason"] for d in standing_draws(live.snap)} == {"attack", "out_draw"}
-    drawn = [c for p in history.points for c in p.attack or ()]
+    drawn = [c for p in clank_points(history.points) for c in p.attack or ()]
     assert sorted(drawn) == sorted(c for d in standing_draws(live.snap) for c in d["drawn"])
     assert len(standing_draws(live.snap)) < len(live.snap["draws"])  # some were undone
     assert history.status == "over"
@@ -471,6 +481,26 @@ def test_results_csv_refuses_a_game_that_is_not_over(store):
     with pytest.raises(ValueError, match="not over"):
         results_csv(store, 1, out)
     assert out.getvalue() == ""
+
+
+def test_results_csv_of_a_finished_game_whose_log_is_damaged_says_it_is_over(tmp_path):
+    """Over by the games table, but its log (a record damaged by hand) no longer tells its
+    scores: the refusal says that, not that the game is not over."""
+    path = tmp_path / "games.db"
+    with GameStore(path) as s:
+        _yellow_wins(s)
+        # the last action: green knocked out, the game over
+        last = [r for r in s.records(1) if r["kind"] == "action"][-1]
+        assert s.game_row(1)["status"] == "over"
+    conn = _attacker(path)
+    conn.execute("UPDATE log SET body = 'not json' WHERE game = 1 AND seq = ?", [last["seq"]])
+    conn.close()
+    with GameStore(path) as s:
+        out = io.StringIO()
+        with pytest.raises(NoResults) as refused:
+            results_csv(s, 1, out)
+    assert str(refused.value).startswith("game 1 is over, but its scores cannot be read")
+    assert "not over" not in str(refused.value) and out.getvalue() == ""
 
 
 # ---------------------------------------------------------------- fairness

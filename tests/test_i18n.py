@@ -75,13 +75,13 @@ def test_extraction_reads_the_kv_files():
     """kv rules call _("...") like Python: every such call is in the catalogs."""
     found = EXTRACTED()
     kv_calls = set()
-    for path in (ROOT / "kv").rglob("*.kv"):
+    for path in [*(ROOT / "kv").rglob("*.kv"), *(ROOT / "companion").rglob("*.kv")]:
         text = path.read_text(encoding="utf-8")
         kv_calls |= {(None, m) for m in re.findall(r'\b_\("((?:[^"\\]|\\.)*)"\)', text)}
         kv_calls |= set(re.findall(r'\bpgettext\("([^"]*)", "((?:[^"\\]|\\.)*)"\)', text))
     kv_calls = {(c, m.encode().decode("unicode_escape")) for c, m in kv_calls}
     assert len(kv_calls) > 40
-    in_kv = {k for k, info in found.items() if any(w.startswith("kv/") for w in info["where"])}
+    in_kv = {k for k, info in found.items() if any(".kv:" in w for w in info["where"])}
     assert kv_calls == in_kv
     assert (None, "Undo") in in_kv and ("edition", "Clank! Catacombs") in in_kv
 

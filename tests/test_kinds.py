@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -98,7 +99,6 @@ def test_a_kind_of_its_own_plays_through_the_log_resume_and_the_audit(pebbles, t
 
 
 def test_a_changed_pebble_draw_fails_both_verifiers(pebbles, tmp_path):
-    import json
     import sqlite3
 
     from companion.verify_log import GENESIS, Finding, canonical, link_hash, record_bytes
@@ -136,19 +136,16 @@ def test_a_changed_pebble_draw_fails_both_verifiers(pebbles, tmp_path):
 LONG_GAME_SEED = "0" * 64
 
 
-def test_a_kind_of_its_own_replays_a_script(pebbles, tmp_path):
+def test_a_kind_of_its_own_replays_a_script(pebbles: None) -> None:
     table = kind_pebbles.PebbleTable({"players": ["ann", "bob", "cy"]}, LONG_GAME_SEED)
     for _ in range(6):
         table.step({"do": "draw"})
     assert not table.state.over
-    lines = [(1, '{"new": {"edition": "pebbles", "players": ["ann", "bob", "cy"]}}')]
+    new = {"edition": "pebbles", "players": ["ann", "bob", "cy"], "server_seed": LONG_GAME_SEED}
+    lines = [(1, json.dumps({"new": new}))]
     lines += [(n, '{"do": "draw"}') for n in range(2, 8)]
     lines += [(8, '{"do": "shuffle"}')]
-    result = replay(
-        iter(lines),
-        keep_going=True,
-        start=lambda options: kind_pebbles.KIND.new_table(options, LONG_GAME_SEED),
-    )
+    result = replay(iter(lines), keep_going=True)  # the kind is given the script's seed
     out = result.output()
     assert out["edition"] == "pebbles" and result.table.commitment == table.commitment
     assert {"line": 8, "reason": "action: unknown action"} in out["errors"]
@@ -156,78 +153,102 @@ def test_a_kind_of_its_own_replays_a_script(pebbles, tmp_path):
 
 
 # --------------------------------------------------- shared modules name no game
-EDITIONS = {"clank", "catacombs", "tschak"}
-# what knows a game: a kind's own packages and modules
-KIND_MODULES = (
-    "companion.kinds.clank",
-    "companion.kinds.tschak",
-    "companion.kinds.clank.rules",
-    "companion.kinds.clank.catalog",
-    "companion.kinds.clank.table",
-    "companion.kinds.tschak.rules",
-    "companion.tschak_table",
-    "companion.tschak_words",
-    "companion.tschak_control",
-    "companion.kinds.clank.controller",
-    "companion.kinds.clank.checklist",
+EDITIONS = set(kinds.editions())
+KINDS_DIR = ROOT / "companion" / "kinds"
+# what knows a game: each kind's package (every subpackage of companion/kinds/)
+KIND_PACKAGES = tuple(
+    f"companion.kinds.{p.name}"
+    for p in sorted(KINDS_DIR.iterdir())
+    if (p / "__init__.py").is_file()
 )
-# the shared layers: the session, the log, the seal and the verifiers, the table script
-SHARED = [
-    "companion/session.py",
-    "companion/script.py",
-    "companion/kinds/base.py",
-    "companion/verify_log.py",
-    "companion/audit/check.py",
-    "companion/store/log.py",
-    "companion/store/db.py",
-    "companion/store/seal.py",
-    "companion/store/lock.py",
-    "companion/store/backup.py",
-    "companion/store/tags.py",
-    "companion/draw/fair.py",
-    "companion/cli/__init__.py",
-    "companion/cli/__main__.py",
-    "companion/cli/args.py",
-    "companion/cli/files.py",
-    "companion/cli/games.py",
-    "companion/cli/audit.py",
-    "companion/cli/tags.py",
-    "companion/cli/app.py",
-    "companion/ui/app.py",
-    "companion/ui/taps.py",
-    "companion/ui/screens/kit.py",
-    "companion/ui/charts.py",
-    "companion/live.py",
-    "companion/history.py",
-    "companion/story.py",
-]
+# the registry alone names the editions (its KINDS table, like the readers' READERS)
+REGISTRY = "companion/kinds/__init__.py"
+
+
+def shared_files() -> list[str]:
+    """Every module of companion/ outside a kind's package, and the shared screens'
+    layouts (kv/ at the top level): written once, for every game."""
+    kind_dirs = [KINDS_DIR / name.rpartition(".")[2] for name in KIND_PACKAGES]
+    found = [
+        p
+        for p in sorted((ROOT / "companion").rglob("*.py"))
+        if not any(p.is_relative_to(d) for d in kind_dirs)
+        and p.relative_to(ROOT).as_posix() != REGISTRY
+    ]
+    found += sorted((ROOT / "kv").glob("*.kv"))
+    return [p.relative_to(ROOT).as_posix() for p in found]
+
+
+SHARED = shared_files()
+
+
+def _kinds_module(name: str) -> bool:
+    return any(name == k or name.startswith(k + ".") for k in KIND_PACKAGES)
 
 
 def names_of_games(path: Path) -> list[str]:
-    """Where a module names a game: an edition as a string, a kind's module imported."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    """Where a module names a game: an edition as a string, a kind's module imported or
+    named (a screen or a module loaded by name); in a layout, an edition in quotes or a
+    kind's module."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".kv":
+        found = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            found += [f"line {number}: the edition {e!r}" for e in sorted(EDITIONS)
+                      if f'"{e}"' in line or f"'{e}'" in line]  # fmt: skip
+            found += [f"line {number}: names {k}" for k in KIND_PACKAGES if k in line]
+        return found
     found = []
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Constant) and node.value in EDITIONS:
             found.append(f"line {node.lineno}: the edition {node.value!r}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if _kinds_module(node.value):
+                found.append(f"line {node.lineno}: names {node.value}")
         elif isinstance(node, ast.ImportFrom) and node.module:
-            if node.module.startswith(KIND_MODULES):
+            if _kinds_module(node.module):
                 found.append(f"line {node.lineno}: imports {node.module}")
+            elif node.module == "companion.kinds":
+                found += [
+                    f"line {node.lineno}: imports companion.kinds.{a.name}"
+                    for a in node.names
+                    if _kinds_module(f"companion.kinds.{a.name}")
+                ]
         elif isinstance(node, ast.Import):
             found += [
-                f"line {node.lineno}: imports {a.name}"
-                for a in node.names
-                if a.name.startswith(KIND_MODULES)
+                f"line {node.lineno}: imports {a.name}" for a in node.names if _kinds_module(a.name)
             ]
     return found
 
 
+def test_the_kinds_and_the_shared_modules_are_found() -> None:
+    assert {"companion.kinds.clank", "companion.kinds.tschak"} <= set(KIND_PACKAGES)
+    assert {"clank", "catacombs", "tschak"} <= EDITIONS
+    assert {"companion/session.py", "companion/script.py", "kv/newgame.kv"} <= set(SHARED)
+    assert not any(m.startswith("companion/kinds/clank/") for m in SHARED)
+
+
+def test_the_check_finds_a_game_named(tmp_path: Path) -> None:
+    module = tmp_path / "named.py"
+    module.write_text(
+        "from companion.kinds.clank.view import percent\n"
+        "from companion.kinds import tschak\n"
+        "EDITION = 'catacombs'\n"
+        "SCREEN = ('companion.kinds.clank.screens.table', 'TableScreen')\n",
+        encoding="utf-8",
+    )
+    assert len(names_of_games(module)) == 4
+    layout = tmp_path / "named.kv"
+    layout.write_text("#:import x companion.kinds.tschak.words\n    text: 'clank'\n")
+    assert len(names_of_games(layout)) == 2
+
+
 @pytest.mark.parametrize("module", SHARED)
-def test_a_shared_module_names_no_game(module):
+def test_a_shared_module_names_no_game(module: str) -> None:
     assert names_of_games(ROOT / module) == [], module
 
 
 def test_the_registry_alone_names_the_kinds():
     """The registry's table is where editions are named (like the readers' table)."""
-    text = (ROOT / "companion/kinds/__init__.py").read_text(encoding="utf-8")
+    text = (ROOT / REGISTRY).read_text(encoding="utf-8")
     assert all(f'"{e}"' in text for e in EDITIONS)

@@ -69,7 +69,7 @@ def test_re_binding_a_tag_during_a_tschak_game_asks_for_the_pin(ui):
     cards = {c.name: c for c in components("tschak", ("card",), ())}
     weak, strong = cards["mage_01"], cards["mage_07"]  # a mage 2 and a mage 5
     uid = "04C0FFEE000002"
-    ui.app.controller.registry.bind(uid, weak)
+    ui.app.tags.bind(uid, weak)
     tschak = ui.app.control("tschak")
     assert tschak.prepare(["red", "blue"]) and tschak.start()
     ui.frames(2)
@@ -84,7 +84,7 @@ def test_re_binding_a_tag_during_a_tschak_game_asks_for_the_pin(ui):
     ui.tap("Cancel")
     ui.app.on_scan(uid)  # no re-binding without the PIN
     ui.frames(2)
-    assert ui.app.controller.registry.lookup(uid) == weak
+    assert ui.app.tags.lookup(uid) == weak
     ui.tap("Tschak!")  # the screen offers Clank!'s components first
     ui.tap("Re-bind a tag")
     ui.enter_pin("2468")
@@ -92,7 +92,7 @@ def test_re_binding_a_tag_during_a_tschak_game_asks_for_the_pin(ui):
     ui.app.on_scan(uid)
     ui.frames(2)
     ui.tap(component_words(strong))
-    assert ui.app.controller.registry.lookup(uid) == strong
+    assert ui.app.tags.lookup(uid) == strong
 
 
 def test_re_binding_a_tag_with_no_game_needs_no_pin(ui):

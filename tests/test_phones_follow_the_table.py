@@ -28,12 +28,12 @@ KivyConfig.set("graphics", "height", "480")
 from companion import i18n  # noqa: E402
 from companion.config import AppConfig, Config, WebConfig  # noqa: E402
 from companion.i18n import set_language  # noqa: E402
+from companion.kinds.clank.phones import odds_words  # noqa: E402
 from companion.kinds.clank.screens.odds import AVERAGE, cells  # noqa: E402
 from companion.kinds.clank.view import health_lost, next_draw_title  # noqa: E402
 from companion.ui.colours import COLOURS, TURN_INK, TURN_MARK  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.web.colours import hex_colour, palette_css  # noqa: E402
-from companion.web.view import odds_words  # noqa: E402
 from companion.web.words import PLURALS, page_words  # noqa: E402
 from tests.test_web_browser import (  # noqa: E402, F401 (browser: the fixture, by name)
     CHROMEDRIVER,
@@ -363,7 +363,8 @@ def test_the_table_and_the_phones_write_the_same_figure(tmp_path, language):
 def test_no_figure_of_the_odds_is_formatted_anywhere_else():
     """One formatter (companion.kinds.clank.view.health_lost): the table's All odds and the phones'
     words format no decimal of their own."""
-    for path in (ROOT / "companion" / "ui" / "odds.py", ROOT / "companion" / "web" / "view.py"):
+    clank = ROOT / "companion" / "kinds" / "clank"
+    for path in (clank / "screens" / "odds.py", clank / "phones.py"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r":\.\d+f\}|%\.\d+f", text), path
         assert "health_lost(" in text, path

@@ -113,8 +113,7 @@ def test_a_game_and_every_game_told_in_charts(tmp_path, language, count):
     try:
         players = SEATS[:count]
         game = play_to_the_end(ui, players)
-        ctl = ui.app.controller
-        history = ctl.history(game)
+        history = ui.app.archive.history(game)
         ui.tap(_("Charts"))  # on the scoring screen
         report = ui.app.screens.get_screen("report")
         assert ui.app.screens.current == "report" and report.game is None
@@ -128,9 +127,9 @@ def test_a_game_and_every_game_told_in_charts(tmp_path, language, count):
         # the charts say what the game's history says
         noise = report.charts["noise"]
         assert [s.values[-1] for s in noise.series] == [
-            history.points[-1].clank[p] for p in players
+            history.points[-1].tally("noise", p) for p in players
         ]
-        drew = {pt.turn for pt in history.points if pt.attack}
+        drew = {pt.turn for pt in history.points if pt.marked}
         assert len(noise.marks) == len(drew) >= 5  # the undone attack is not there
         scores = report.charts["scores"]
         assert [b.total for b in scores.bars] == [str(s) for _p, s in history.ranking]
@@ -156,8 +155,8 @@ def test_a_game_and_every_game_told_in_charts(tmp_path, language, count):
         ui.tap(_("All games: fair draw, wins"))
         stats = ui.app.screens.get_screen("stats")
         assert ui.app.screens.current == "stats"
-        f = ctl.fairness()
-        assert f.draws == sum(1 for pt in history.points if pt.attack) >= 5
+        f = ui.app.archive.fairness()
+        assert f.draws == sum(1 for pt in history.points if pt.marked) >= 5
         assert f"{f.p_value:.3f}" in stats.fairness_text
         shot(ui, f"stats-{language}-fairness")
         assert not problems(stats) and not chart_texts_readable(stats)

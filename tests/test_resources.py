@@ -30,9 +30,9 @@ def test_the_package_data_is_found_through_importlib_resources():
 
     assert resources.package_path() == PACKAGE
     assert resources.package_path("locale") == i18n.LOCALE_DIR == PACKAGE / "locale"
-    assert resources.package_path("catalog", "data") == load.DATA_DIR
+    assert resources.package_path("kinds", "clank", "catalog", "data") == load.DATA_DIR
     assert (load.DATA_DIR / "cards.csv").is_file()
-    assert resources.package_path("tschak", "data", "tschak_cards.csv").is_file()
+    assert resources.package_path("kinds", "tschak", "rules", "data", "tschak_cards.csv").is_file()
     assert (i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / "companion.po").is_file()
 
 

@@ -264,9 +264,10 @@ def test_results_and_charts_of_a_tschak_game_are_its_scores(tmp_path):
 
 
 def test_the_tschak_edition_name_is_the_same_everywhere():
-    from companion import table, tschak
+    from companion.kinds.clank import table
+    from companion.kinds.tschak import rules
 
-    assert table.TSCHAK == tschak.EDITION
+    assert table.TSCHAK == rules.EDITION
 
 
 def test_a_clank_table_and_the_store_load_no_tschak_rules():

@@ -193,7 +193,7 @@ def test_a_badge_from_the_drawer_reaches_the_controller_through_the_worker(
     assert seat.component == RED
     assert seat.uid == sticker_uid(RED)  # a scan of a tag, not a picked component
     assert laid == [seat.uid]  # laid on the fake reader the worker reads
-    assert ui.app.controller.registry.lookup(seat.uid) == RED
+    assert ui.app.tags.lookup(seat.uid) == RED
     ui.frames(2)
     assert ui.app.screens.get_screen("newgame").seats == ["red"]
 
@@ -207,7 +207,7 @@ def test_opening_cards_from_the_drawer_are_scanned_tags_in_order(ui: Harness) ->
     for name in ("Tattle", "Sneak", "Search"):
         drawer(ui, name)  # one after the other, without waiting for the worker
     for _ in range(3):
-        updates.wait("opening")
+        assert updates.wait("entry").what == "opening"
     ctl = ui.app.controller
     assert ctl.opening == [{"name": c.name, "uid": sticker_uid(c)} for c in (TATTLE, SNEAK, SEARCH)]
     assert ctl.client_seed() == " ".join(sticker_uid(c) for c in (TATTLE, SNEAK, SEARCH))
@@ -217,7 +217,7 @@ def test_a_new_unknown_tag_from_the_drawer_asks_what_it_is(ui: Harness) -> None:
     updates = Updates(ui)
     drawer(ui, "A new, unknown tag")
     unknown = updates.wait("unknown_tag")
-    assert unknown.uid is not None and ui.app.controller.registry.lookup(unknown.uid) is None
+    assert unknown.uid is not None and ui.app.tags.lookup(unknown.uid) is None
     ui.frames(2)
     ui.find(f"Tag {unknown.uid}: which component is it?")
 
@@ -237,4 +237,4 @@ def test_no_tag_entries_are_no_scans(ui: Harness) -> None:
     assert ui.snapshot["refill"] == ["Untagged card (dragon)"]  # at once: no worker
     table = ui.app.simulated_table
     assert table is not None and table.lying is None
-    assert updates.seen[-1].kind == "refill"
+    assert updates.seen[-1].what == "refill"

@@ -180,3 +180,53 @@ def test_bulk_enrollment_skips_many_at_once(registry):
     assert walk.position == 3
     walk.skip(10**12)  # no further than the end, and no loop
     assert walk.done and walk.position == len(walk.targets)
+
+
+class Stones:
+    """A box of the tests' own with tags: three stones, two of them in the "bag" set
+    that its bulk enrollment walks (what the kind says, not what the registry knows)."""
+
+    titles = {"stones": "Stones"}
+    bulk_sets = ("bag",)
+    bulk_label = "Bulk: the stones in the bag"
+    SETS = {"white": "bag", "black": "bag", "grey": "shelf"}
+
+    def components(self, edition, kinds, sets, party):
+        wanted = set(sets) or set(self.SETS.values())
+        return [Component("card", edition, n) for n, s in self.SETS.items() if s in wanted]
+
+    def component_words(self, name):
+        return f"the {name} stone"
+
+
+@pytest.fixture
+def stones():
+    from companion.kinds import register
+
+    register("stones", Stones())
+    yield
+    register("stones", None)
+
+
+@pytest.mark.parametrize(
+    ("edition", "first", "count"),
+    [("clank", "card Kobold (clank)", None), ("tschak", "card mage_01 (tschak)", 68)],
+)
+def test_a_bulk_enrollment_walks_what_the_kind_says(registry, edition, first, count):
+    """Clank!'s walks its dungeon deck (no starter), Tschak!'s every card."""
+    walk = registry.bulk_enrollment(edition)
+    names = [c.name for c in walk.targets]
+    if count is not None:
+        assert len(names) == count
+    expected = components(edition, ("card",), ("dungeon",) if edition == "clank" else ())
+    assert walk.targets == expected
+    assert "Burgle" not in names and "Stumble" not in names
+    assert any(str(c) == first for c in walk.targets)
+
+
+def test_a_new_kinds_tags_are_enrolled_in_bulk(registry, stones):
+    walk = registry.bulk_enrollment("stones")
+    assert [c.name for c in walk.targets] == ["white", "black"]  # the bag, not the shelf
+    walk.scanned("04000000000001")
+    assert registry.lookup("04000000000001") == Component("card", "stones", "white")
+    assert registry.count() == 1

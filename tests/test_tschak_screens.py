@@ -274,7 +274,7 @@ def enroll_box(ui: Harness) -> dict[str, str]:
     first sticker, by notation."""
     from companion.kinds.tschak.rules.cards import shipped_catalog
 
-    registry = ui.app.controller.registry
+    registry = ui.app.tags
     first: dict[str, str] = {}
     for i, row in enumerate(shipped_catalog().rows):
         uid = f"04C0{i:010X}"

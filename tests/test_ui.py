@@ -25,7 +25,7 @@ from companion import pin  # noqa: E402
 from companion.config import load_config  # noqa: E402
 from companion.store import GameStore  # noqa: E402
 from companion.store.seal import key_path  # noqa: E402
-from companion.store.tags import resolve  # noqa: E402
+from companion.store.tags import Component, resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from tests.screen_metrics import INK_FIGURE, ink_problems  # noqa: E402
 
@@ -310,7 +310,7 @@ def test_an_unknown_tag_is_enrolled_from_the_screen(ui):
     ui.frames(2)
     shot(ui, "11-enroll-unknown-tag")
     ui.tap("Badge: green")
-    assert str(ui.app.controller.registry.lookup(uid)) == "badge green"
+    assert str(ui.app.tags.lookup(uid)) == "badge green"
     ui.app.on_scan(uid)  # now it seats green on the new-game screen
     ui.frames(2)
     assert ui.app.screens.get_screen("newgame").seats == ["green"]
@@ -326,7 +326,7 @@ def test_an_unknown_tag_is_enrolled_from_the_screen(ui):
     ui.app.on_scan(uid)
     ui.frames(2)
     ui.tap("Badge: orange")
-    assert str(ui.app.controller.registry.lookup(uid)) == "badge orange"
+    assert str(ui.app.tags.lookup(uid)) == "badge orange"
     ui.tap("Back")
     assert ui.app.screens.current == "newgame"
 
@@ -339,7 +339,7 @@ def test_tschak_cards_get_their_tags_on_the_tags_screen(ui):
     ui.tap("Bulk: every card")
     assert tags.prompt.startswith("1 of 68")
     ui.app.on_scan("04000000000002")
-    first = ui.app.controller.registry.lookup("04000000000002")
+    first = ui.app.tags.lookup("04000000000002")
     assert first is not None and first.edition == "tschak"
     assert tags.prompt.startswith(f"04000000000002 is {first.localized()}\n2 of 68")
     ui.tap("Stop")
@@ -348,9 +348,49 @@ def test_tschak_cards_get_their_tags_on_the_tags_screen(ui):
     ui.app.on_scan("04000000000003")  # a card chosen in words, as on its face
     ui.frames(2)
     ui.tap("troglodyte")
-    card = ui.app.controller.registry.lookup("04000000000003")
+    card = ui.app.tags.lookup("04000000000003")
     assert card is not None and card.edition == "tschak"
     assert card.localized() == "card troglodyte (Tschak!)"
+
+
+class Stones:
+    """A box of the test's own with tags: the tags screen offers it as it offers every
+    box of the registry."""
+
+    titles = {"stones": "Stones"}
+    bulk_sets = ("bag",)
+    bulk_label = "Bulk: the stones in the bag"
+
+    def components(self, edition, kinds, sets, party):
+        shelf = {"white": "bag", "black": "bag", "grey": "shelf"}
+        return [Component("card", edition, n) for n, s in shelf.items() if s in sets]
+
+    def component_words(self, name):
+        return f"the {name} stone"
+
+
+def test_a_new_kinds_box_gets_its_tags_on_the_tags_screen(ui):
+    """The boxes are the registry's: a kind registered since is offered by its title, and
+    its bulk enrollment walks what the kind says it walks."""
+    from companion.kinds import register
+
+    register("stones", Stones())
+    try:
+        ui.app.show_screen("tags")
+        ui.tap("Stones")
+        tags = ui.app.screens.get_screen("tags")
+        assert tags.edition == "stones"
+        ui.tap("Bulk: the stones in the bag")
+        assert tags.prompt == "1 of 2: scan card the white stone (Stones)"
+        ui.app.on_scan("04000000000005")
+        assert ui.app.tags.lookup("04000000000005") == Component("card", "stones", "white")
+        assert tags.prompt.endswith("2 of 2: scan card the black stone (Stones)")
+        ui.tap("Clank!")
+        assert tags.edition == "clank"
+        assert tags.bulk_text == "Bulk: the dungeon deck"
+        ui.find("Bulk: the dungeon deck")
+    finally:
+        register("stones", None)
 
 
 def test_settings_open_only_with_the_admin_pin(ui, tmp_path, monkeypatch):
@@ -440,7 +480,7 @@ def test_wrong_pins_lock_the_pad_for_longer_and_longer(ui):
 
 def test_re_binding_a_tag_during_a_game_asks_for_the_pin(ui):
     uid = "04C0FFEE000001"
-    ui.app.controller.registry.bind(uid, resolve("badge", None, "green"))
+    ui.app.tags.bind(uid, resolve("badge", None, "green"))
     start(ui, "Red", "Blue")
     begin(ui)
     ui.tap("Menu")
@@ -458,14 +498,14 @@ def test_re_binding_a_tag_during_a_game_asks_for_the_pin(ui):
     ui.tap("Cancel")
     ui.app.on_scan(uid)  # no re-binding without the PIN
     ui.frames(2)
-    assert str(ui.app.controller.registry.lookup(uid)) == "badge green"
+    assert str(ui.app.tags.lookup(uid)) == "badge green"
     ui.tap("Re-bind a tag")
     ui.enter_pin("2468")
     assert tags.mode == "rebind"
     ui.app.on_scan(uid)
     ui.frames(2)
     ui.tap("Badge: orange")
-    assert str(ui.app.controller.registry.lookup(uid)) == "badge orange"
+    assert str(ui.app.tags.lookup(uid)) == "badge orange"
 
 
 def test_a_game_whose_seal_key_is_lost_is_shown_and_can_be_abandoned(tmp_path):
@@ -532,7 +572,7 @@ def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(
     ctl.do({"do": "damage", "player": "blue", "n": 10})
     ui.frames(2)
     assert ui.app.screens.current == "scoring"
-    head = ctl.chain_head(ctl.game_id)
+    head = ui.app.archive.chain_head(ctl.game_id)
     assert len(head) == 64
     scoring = ui.app.screens.get_screen("scoring")
     groups = [head[i : i + 8] for i in range(0, 64, 8)]
@@ -554,7 +594,7 @@ def test_the_commitment_and_the_chain_head_are_shown_in_full_to_be_photographed(
     assert "…" not in audit.commitment_text + audit.head_text
     game = ctl.game_id
     ctl.close_game()
-    final = ctl.chain_head(game)
+    final = ui.app.archive.chain_head(game)
     assert final != head  # the close record
     ui.app.open_audit(game)
     ui.frames(2)

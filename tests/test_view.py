@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from companion import i18n
+from companion.kinds.clank import controller as controller_module
 from companion.kinds.clank.controller import Controller
-from companion.kinds.clank.view import TableView
+from companion.kinds.clank.view import TableView, attacks_of
+from companion.live import Update
 from companion.store import GameStore
+from companion.store.tags import resolve
 
 NEW = {"edition": "clank", "players": ["red", "blue", "green"], "server_seed": "5a" * 32}
 
@@ -71,6 +75,69 @@ def test_a_refill_in_the_view(ctl):
     ctl.reveal_untagged(dragon=False)
     view = ctl.view()
     assert [c.revealed for c in view.row][-1] is True and view.refill_space == 1
+
+
+# ------------------------------------------------------------ one view for one table
+@pytest.fixture
+def made(monkeypatch):
+    """Every view the controller makes, as it makes it."""
+    views: list[TableView] = []
+    real = controller_module.make_view
+
+    def counted(*args, **kwargs):
+        views.append(real(*args, **kwargs))
+        return views[-1]
+
+    monkeypatch.setattr(controller_module, "make_view", counted)
+    return views
+
+
+def test_a_drawing_scan_makes_the_view_once(ctl, made):
+    """The scan that ends a refill makes the dragon attack: the attack told with the
+    action and every screen that redraws read the one view made after it."""
+    ctl.new_game(NEW)
+    ctl.do({"do": "row", "cards": ["Ladder", "Pickaxe", "Lucky Coin", "Tunnel Guide", "Sneak"]})
+    ctl.end_turn()
+    heard: list[Update] = []
+    read: list[TableView] = []
+
+    def screens(update: Update) -> None:  # the table, the panel, the status bar redraw
+        heard.append(update)
+        read.extend(ctl.view() for _ in range(3))
+
+    ctl.listeners.append(screens)
+    made.clear()
+    ctl.scan_component(resolve("card", "clank", "Orc Grunt"))
+    read.append(ctl.view())
+    assert len(made) == 1
+    assert all(view is made[0] for view in read)
+    assert [u.kind for u in heard] == ["action"]
+    (attack,) = attacks_of(heard[0].detail)
+    assert attack.draw == made[0].draws[-1] and attack.draw.drawn
+    assert made[0].active == "blue" and not made[0].refilling
+
+
+def test_the_view_is_made_again_for_what_it_shows(ctl, made):
+    """Nothing keeps the view by hand: a tap refused (what just happened), a revealed card
+    taken back (the work in progress), another language each make it again."""
+    ctl.new_game(NEW)
+    ctl.do({"do": "row", "cards": ["Ladder", "Pickaxe", "Lucky Coin", "Tunnel Guide"]})
+    first = ctl.view()
+    assert ctl.view() is first
+    assert not ctl.clank(1, player="pink")
+    refused = ctl.view()
+    assert refused is not first and refused.last != first.last and "pink" in refused.last
+    ctl.end_turn()
+    ctl.reveal_untagged(dragon=False)
+    assert ctl.view().refill_space == 1
+    ctl.undo()  # the revealed card, not an action
+    assert ctl.view().refill_space == 2 and ctl.view().row == first.row
+    before = len(made)
+    try:
+        i18n.set_language("es")
+        assert ctl.view() is not made[before - 1] and len(made) == before + 1
+    finally:
+        i18n.set_language("en")
 
 
 # ------------------------------------------- the More menu and the guessed prisoner counts

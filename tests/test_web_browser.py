@@ -18,7 +18,7 @@ import pytest
 from companion.script import parse_line
 from companion.session import Session
 from companion.store import GameStore
-from tests.test_web_support import REPO, SimulatedTable, serving
+from tests.test_web_support import REPO, WITH_PEBBLES, SimulatedTable, serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -324,3 +324,32 @@ def test_tschak_on_the_phone(tmp_path, browser):
             _shot(driver, "phone-en-5-tschak-end")
     finally:
         simulated.close()
+
+
+def test_a_game_the_phones_cannot_show_says_so(tmp_path, browser):
+    """The newest game is of a kind without a phones part (the tests' own pebbles): the
+    page says the phones cannot show it, under its title, and the server goes on."""
+    from companion import kinds
+    from companion.i18n import _
+    from companion.web.words import WORDS
+    from tests import kind_pebbles
+    from tests.test_kinds import play_pebbles
+
+    driver = browser
+    db = tmp_path / "games.db"
+    _start_game(db)
+    kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND)
+    try:
+        game = play_pebbles(db)
+    finally:
+        kinds.register(kind_pebbles.EDITION, None)
+    says = _(WORDS["not_shown"])
+    with serving(db, cli=WITH_PEBBLES) as served:
+        driver.get(served.url)
+        _wait(driver, lambda d: _text(d, "#main .notice") == says)
+        assert _text(driver, "#title") == f"Pebbles · #{game}"
+        _no_overflow(driver)
+        driver.get(f"{served.base}/#game=1")  # the game before it: shown as ever
+        _wait(driver, _present("#bag"))
+        driver.get(f"{served.base}/#game={game}")
+        _wait(driver, lambda d: _text(d, "#main .notice") == says)

@@ -10,8 +10,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion import i18n
+from companion.kinds.clank.phones import odds_words
+from companion.kinds.clank.view import percent
 from companion.web.server import static_files
-from companion.web.view import odds_words, percent
 from companion.web.words import WORDS, page_words
 
 BUDGET = 150 * 1024

@@ -116,14 +116,27 @@ class Served:
     _err: str = ""
 
 
+# ``clank-companion`` with the tests' own kind registered (pebbles: no phones part)
+WITH_PEBBLES = [
+    sys.executable,
+    "-c",
+    "import sys; from companion import kinds; from companion.cli import main; "
+    "from tests import kind_pebbles; kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND); "
+    "sys.exit(main(sys.argv[1:]))",
+]
+
+
 @contextlib.contextmanager
-def serving(db: Path, *extra: str, env: dict[str, str] | None = None) -> Iterator[Served]:
-    """``clank-companion serve --db DB --port 0`` in a process of its own; the join URL is
-    its first line. Stopped with SIGTERM afterwards; its log must hold no traceback."""
+def serving(
+    db: Path, *extra: str, env: dict[str, str] | None = None, cli: list[str] = CLI
+) -> Iterator[Served]:
+    """``clank-companion serve --db DB --port 0`` in a process of its own (``cli``: the
+    command); the join URL is its first line. Stopped with SIGTERM afterwards; its log
+    must hold no traceback."""
     environ = {**os.environ, "CLANK_CONFIG": "", "XDG_CONFIG_HOME": str(db.parent / "cfg")}
     environ.update(env or {})
     proc = subprocess.Popen(
-        [*CLI, "serve", "--db", str(db), "--port", "0", *extra],
+        [*cli, "serve", "--db", str(db), "--port", "0", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

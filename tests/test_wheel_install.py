@@ -187,7 +187,7 @@ def check_files_in_package(found: dict[str, str], package: Path) -> None:
     assert not Path(found["companion"]).is_relative_to(ROOT), found
     assert found["editable"] == []
     assert Path(found["locale"]) == package / "locale"
-    assert Path(found["catalog"]) == package / "catalog" / "data"
+    assert Path(found["catalog"]) == package / "kinds" / "clank" / "catalog" / "data"
     assert Path(found["kv"]) == package / "kv" and (package / "kv" / "common.kv").is_file()
     assert Path(found["examples"]) == package / "examples"
     assert (package / "examples" / "clank-4-players.jsonl").is_file()
@@ -379,7 +379,7 @@ def test_an_editable_install_reads_the_checkouts_own_folders(project: Path, tmp_
     assert Path(found["companion"]) == checkout / "companion" / "__init__.py"
     assert Path(found["kv"]) == checkout / "kv" and Path(found["examples"]) == checkout / "examples"
     assert Path(found["locale"]) == checkout / "companion" / "locale"
-    assert Path(found["catalog"]) == checkout / "companion" / "catalog" / "data"
+    assert Path(found["catalog"]) == checkout / "companion" / "kinds" / "clank" / "catalog" / "data"
     assert not (checkout / "companion" / "kv").exists()
     assert not (checkout / "companion" / "examples").exists()
     demo = run([python.parent / "clank-companion", "demo", "--db", tmp_path / "demo.db"],

@@ -282,7 +282,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_results(args: argparse.Namespace) -> int:
     """A finished game's results as CSV (standard output, or a file)."""
-    from companion.history import results_csv
+    from companion.history import NoResults, results_csv
 
     path = None if args.output in (None, "-") else checked_output(args.output, args.db)
     with GameStore(args.db, create=False) as store:
@@ -293,10 +293,8 @@ def cmd_results(args: argparse.Namespace) -> int:
                 results_csv(store, args.game, sys.stdout)
                 return 0
             write_whole(path, lambda out: results_csv(store, args.game, out))
-        except ValueError:
-            raise CommandError(
-                N_("game {game} is not over: it has no results yet"), game=args.game
-            ) from None
+        except NoResults as e:  # not over, or over with scores its log does not tell
+            raise CommandError(e.message) from None
     print(_("game {game}: results written to {path}").format(game=args.game, path=args.output),
           file=sys.stderr)  # fmt: skip
     return 0

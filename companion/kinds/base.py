@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.msg import Refusal
@@ -38,8 +38,8 @@ class ActionLog(Protocol):
 class KindModules:
     """A kind whose story and tag face are modules of its own, imported when first
     asked for: ``story_module`` holds ``story(game_id, row, records, setup)``,
-    ``tags_module`` holds ``TITLES``, ``english_title``, ``resolve``, ``components`` and
-    ``words`` (see GameKind)."""
+    ``tags_module`` holds ``TITLES``, ``english_title``, ``resolve``, ``components``,
+    ``words``, ``BULK_SETS`` and ``BULK_LABEL`` (see GameKind)."""
 
     story_module: str
     tags_module: str
@@ -75,6 +75,14 @@ class KindModules:
 
     def component_words(self, name: str) -> str:
         return str(self._tags().words(name))
+
+    @property
+    def bulk_sets(self) -> tuple[str, ...]:
+        return tuple(self._tags().BULK_SETS)
+
+    @property
+    def bulk_label(self) -> str:
+        return str(self._tags().BULK_LABEL)
 
 
 class TagTarget(Protocol):
@@ -163,6 +171,52 @@ class TableFace(Protocol):
         ...
 
 
+LastAction = tuple[JSON, list[JSON], JSON | None]
+"""A game's last action as the log keeps it, its events, and the action it undid (an undo)."""
+
+
+class PhoneFace(Protocol):
+    """The phones' side of a kind (``companion.web``): how a game of it is replayed from
+    its log without its seed, what its page says of a state, and how BG Stats files its
+    plays. A kind without one is a kind the phones cannot show."""
+
+    def replay_table(self, record: JSON, draws: Callable[[Any], Sequence[str]]) -> GameTable:
+        """The table again from its logged ``new`` record, never from its seed: every draw
+        is handed the cubes the log recorded for it by ``draws`` (called once per draw,
+        with the rules' request), and its commitment is the record's. Raises one of the
+        kind's ``errors``, KeyError or TypeError for a set-up it cannot use."""
+        ...
+
+    def reveal(self, table: GameTable, seed: str | None) -> None:
+        """The server seed the log revealed (None: none, or lost), shown once the game
+        has ended; a kind without a bag has none to show."""
+        ...
+
+    def page_view(
+        self, table: GameTable, state: Mapping[str, Any], last: LastAction | None
+    ) -> JSON:
+        """What the page says of one state (the kind's ``output``), in the table's
+        language: ``title``; ``layout`` (which of the page's layouts shows the game:
+        "dragon" or "towers") and ``pick`` ("colour" or "name": how a phone says whose
+        it is); ``players``, each one's ``label``, ``letter`` and ``colour``; ``last``;
+        once over, ``ranking`` (``player``, ``label``, ``score``, ``place``) and
+        ``winners``."""
+        ...
+
+    def roles(self, seats: Sequence[str]) -> dict[str, str]:
+        """Each player's role in a BG Stats play (their colour, in the table's words)."""
+        ...
+
+    def names(self, seats: Sequence[str]) -> dict[str, str]:
+        """How a BG Stats play calls each player."""
+        ...
+
+    def bgstats_game(self, edition: str) -> tuple[str, int | None]:
+        """The edition's game as BG Stats knows it: its name, and its BoardGameGeek id
+        where one is confirmed (None: BG Stats matches the game by its name)."""
+        ...
+
+
 class GameKind(Protocol):
     """One box: how its games are set up, recorded and replayed."""
 
@@ -233,6 +287,13 @@ class GameKind(Protocol):
         (its errors are the caller's to add)."""
         ...
 
+    def sample_script(self, edition: str) -> list[str]:
+        """A short game of ``edition`` played to its end, as the lines of a table script
+        (its ``new`` line first, with a ``server_seed`` for a kind with a bag; blank
+        lines and ``#`` comments as a file may hold them): what the conformance suite
+        plays through every registered kind."""
+        ...
+
     @property
     def file_errors(self) -> tuple[type[Exception], ...]:
         """What its box's own files raise when they cannot be used (a catalog that does
@@ -277,6 +338,22 @@ class GameKind(Protocol):
         """What a component (by the name a tag keeps) shows, in the table's words."""
         ...
 
+    @property
+    def bulk_sets(self) -> tuple[str, ...]:
+        """The sets of its cards that a bulk enrollment walks (``components``' ``sets``;
+        (): every card)."""
+        ...
+
+    @property
+    def bulk_label(self) -> str:
+        """What the tags screen's bulk button says it walks, marked for the catalogs
+        (translated when shown)."""
+        ...
+
     def table_face(self) -> TableFace | None:
         """The kind's own screens on the touchscreen (None: the app's table serves it)."""
+        ...
+
+    def phone_face(self) -> PhoneFace | None:
+        """What the phones show of its games (None: the phones cannot show them)."""
         ...

@@ -244,6 +244,15 @@ class TagRegistry:
         cursor = self.db.execute("DELETE FROM tags WHERE uid = ?", [normalise_uid(uid)])
         return cursor.rowcount > 0
 
+    def count(self) -> int:
+        """How many tags are bound (damaged rows not counted)."""
+        return len(self.bindings())
+
+    def bulk_enrollment(self, edition: str) -> BulkEnrollment:
+        """Walk the cards of an edition that its kind has a bulk enrollment walk
+        (``GameKind.bulk_sets``), binding each scanned tag to the next card."""
+        return BulkEnrollment(self, components(edition, ("card",), kind_of(edition).bulk_sets))
+
     def bindings(
         self, edition: str | None = None, skipped: Callable[[str], None] | None = None
     ) -> list[Binding]:

@@ -27,6 +27,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.widget import Widget
 
+from companion.archive import Archive
 from companion.config import Config, ConfigError, save_config, with_pin_hash
 from companion.i18n import (
     _,
@@ -42,6 +43,7 @@ from companion.kinds.clank.screens.desk import TableDesk
 from companion.live import left_game
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
+from companion.store.tags import TagRegistry
 from companion.ui.layouts import unload_layouts
 from companion.ui.taps import RULE, SAME_TAP, SETTLE, SameTap, settle
 from companion.ui.widgets import AttackView, StatusBar
@@ -130,6 +132,8 @@ class CompanionApp(TableDesk, App):
     use_kivy_settings = False
     root: Any  # the layout build() returns (Kivy's App keeps it)
     store: GameStore
+    archive: Archive  # every game of the database (past games, audit, charts)
+    tags: TagRegistry  # the tag registry every kind's controller reads its scans with
 
     def __init__(
         self,
@@ -171,6 +175,8 @@ class CompanionApp(TableDesk, App):
 
     def _attach(self, store: GameStore) -> None:
         self.store = store
+        self.archive = Archive(store)
+        self.tags = TagRegistry(store.db)
         self.controller = self._make_controller(store)
         self._controls = {}
 
@@ -339,7 +345,7 @@ class CompanionApp(TableDesk, App):
             # the simulated table: the scan drawer lays stickers on this fake reader and
             # the same worker as on the Pi reports them
             table = SimulatedTable(
-                self.controller.registry, device, settle=reader.gone_after + reader.window
+                self.tags, device, settle=reader.gone_after + reader.window
             )
         self.simulated_table = table
 

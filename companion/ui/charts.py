@@ -1,8 +1,8 @@
 """Charts drawn with Kivy's own graphics, readable at 800x480 across a table.
 
-- ``LineChart``: values over a game's steps, one line per series (a player's cubes in
-  the Clank! area, the damage taken, the rage track), the dragon's attacks marked by
-  ticks along the bottom.
+- ``LineChart``: values over a game's steps, one line per series (a player's tally, a
+  level of the whole table, as the game's kind measures them), the steps its kind marks
+  (a draw from a bag) ticked along the bottom.
 - ``BarChart``: stacked bars, one per player (the score's parts), or pairs of bars (the
   colours drawn against what a fair draw would give).
 
@@ -32,7 +32,7 @@ TEXT = 26  # px: every text on a chart (about 18 px of ink)
 LINE = 34  # px: a line of chart text, with room around it
 INK = (0.92, 0.92, 0.95, 1)
 GRID = (1, 1, 1, 0.12)
-# a tick under the plot where the dragon drew: a colour no player's line is near; the
+# a tick under the plot at a marked step: a colour no player's line is near; the
 # plot on the screens' own background (BACKGROUND), so a PNG reads as the screen does
 MARK = DRAGON_MARK
 
@@ -58,7 +58,7 @@ class Bar:
 class LineData:
     title: str
     series: Sequence[Series]
-    marks: Sequence[int] = ()  # the steps with a dragon attack
+    marks: Sequence[int] = ()  # the steps marked (the kind's: a draw from its bag)
     x_label: str = ""
     mark_label: str = ""
     steps: int = 0  # the x axis runs 0 .. steps
@@ -238,7 +238,7 @@ class LineChart(Chart):
         most = data.y_max or max((max(s.values, default=0) for s in data.series), default=0)
         left, bottom = self.x + self._axis_room(most), self.y + LINE + 4
         right = self.right - 12 - (room + 14 if ends else 0)
-        # the dragon's marks said under the plot, beside the axis' name; in the legend
+        # what the marks are said under the plot, beside the axis' name; in the legend
         # when the two do not fit side by side
         mark_label = data.mark_label if data.marks else ""
         beside = sum(text_texture(t).size[0] for t in (data.x_label, mark_label) if t)
@@ -251,7 +251,7 @@ class LineChart(Chart):
         def px(i: float) -> float:
             return left + (right - left) * i / steps
 
-        for i in data.marks:  # the dragon's attacks
+        for i in data.marks:  # the marked steps
             Color(*MARK)
             Rectangle(pos=(px(i) - 2, bottom - 10), size=(4, 10))
         if data.x_label:

@@ -82,7 +82,7 @@ class ProofView(Layout, ModalView):
     stays until Done (inert for a moment: the finger that confirmed the close may land
     again), and a tap on the code does nothing."""
 
-    layouts = ("scoring.kv",)
+    layouts = ("proof.kv",)
 
     data = StringProperty("")
     seed_text = StringProperty("")

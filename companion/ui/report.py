@@ -23,7 +23,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
-from companion.history import Fairness, GameHistory, Record
+from companion.history import Fairness, GameHistory, Point, Record
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.kinds import kind_of
 from companion.ui.charts import Bar, BarData, LineData, Series
@@ -79,14 +79,14 @@ def category_short(category: str) -> str:
 
 
 # ------------------------------------------------------------------ the charts
-def _turns(h: GameHistory) -> tuple[list[Any], tuple[int, ...]]:
+def _turns(h: GameHistory) -> tuple[list[Point], tuple[int, ...]]:
     """The table at the start, then at the end of each turn; and the turns in which the
-    dragon drew (indexes into the first list)."""
-    ends: dict[int, Any] = {}
+    dragon drew (the steps the kind marks: indexes into the first list)."""
+    ends: dict[int, Point] = {}
     drew: set[int] = set()
     for pt in h.points:
         ends[pt.turn] = pt
-        if pt.attack:
+        if pt.marked:
             drew.add(pt.turn)
     turns = sorted(ends)
     shown = ([h.start] if h.start is not None else []) + [ends[t] for t in turns]
@@ -110,13 +110,13 @@ def _per_player(h: GameHistory, title: str, key: str) -> LineData:
     points, marks = _turns(h)
     series = []
     for p in h.players:
-        values = [getattr(pt, key).get(p, 0) for pt in points]
+        values = [pt.tally(key, p) for pt in points]
         series.append(Series(player_name(p, capital=True), colour(p), values, letter(p)))
     return _line(h, title, series, marks)
 
 
 def noise_chart(h: GameHistory) -> LineData:
-    return _per_player(h, ed_(h.edition, "Cubes in the Clank! area"), "clank")
+    return _per_player(h, ed_(h.edition, "Cubes in the Clank! area"), "noise")
 
 
 def damage_chart(h: GameHistory) -> LineData:
@@ -125,7 +125,7 @@ def damage_chart(h: GameHistory) -> LineData:
 
 def rage_chart(h: GameHistory) -> LineData:
     points, marks = _turns(h)
-    rage = Series(ed_(h.edition, "Rage"), RAGE, [pt.rage for pt in points])
+    rage = Series(ed_(h.edition, "Rage"), RAGE, [pt.levels.get("rage", 0) for pt in points])
     return _line(h, ed_(h.edition, "The rage track"), [rage], marks)
 
 
@@ -277,7 +277,7 @@ class ReportScreen(Layout, Screen):
             self.title_text = _("No game is open.")
             self.ranking_text = ""
             return
-        h = ctl.history(game)
+        h = app.archive.history(game)
         self.charts = game_charts(h)
         if self.shown not in self.charts:
             self.shown = next(iter(self.charts), "noise")
@@ -333,8 +333,8 @@ class StatsScreen(Layout, Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        ctl = App.get_running_app().controller
-        f, r = ctl.fairness(), ctl.record()
+        archive = App.get_running_app().archive
+        f, r = archive.fairness(), archive.record()
         self.charts = {"fairness": fairness_chart(f), "wins": wins_chart(r)}
         self.fairness_text = fairness_text(f)
         self.finished_text = finished_text(r)

@@ -10,9 +10,10 @@ websites" page): ``sourceName``, ``sourcePlayId``, ``playDate`` (the table's loc
 time, ``yyyy-MM-dd HH:mm:ss``, as BG Stats reads it), ``durationMin``, ``location``,
 ``game`` (``name``, ``bggId``, ``sourceGameId``, ``highestWins``, ``noPoints``,
 ``cooperative``) and ``players`` (``name``, ``sourcePlayerId``, ``role``, ``score``,
-``rank``, ``winner``, ``startPlayer``). The BoardGameGeek id is sent only where it is
-confirmed (``BGG_IDS``: Clank!, 201808); for the other boxes BG Stats matches the game by
-its name (and remembers the match by ``sourceGameId``).
+``rank``, ``winner``, ``startPlayer``). The game's name and its BoardGameGeek id are its
+kind's (``PhoneFace.bgstats_game``); the id is sent only where the kind has one
+confirmed; for the other boxes BG Stats matches the game by its name (and remembers the
+match by ``sourceGameId``).
 
 ``durationMin`` runs from the game's first record (``created_at``) to the record that
 ended it (``ended_at``, which the companion writes in the log): the same whoever reads
@@ -22,7 +23,7 @@ server saw come, else none.
 The ids are stable: ``sourcePlayId`` and each ``sourcePlayerId`` are derived from the
 database's game number and the game's own commitment and date (both in its first
 record), so importing the same game twice finds the first import; ``sourceGameId``
-names the box, so BG Stats asks once which of its games Clank! is.
+names the box, so BG Stats asks once which of its games each box is.
 """
 
 from __future__ import annotations
@@ -33,21 +34,27 @@ import json
 import urllib.parse
 from typing import Any
 
-from companion.kinds.clank.table import TSCHAK
+from companion.kinds import kind_of
 
 PUSH_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Clank! Table Companion"
 LOCATION = "Clank! Table Companion"
-GAME_NAMES = {"clank": "Clank!", "catacombs": "Clank! Catacombs", TSCHAK: "Tschak!"}
-# BoardGameGeek's ids, only those confirmed (Clank! A Deck-Building Adventure: 201808).
-# Clank! Catacombs and Tschak! have none here: nothing in the project's sources confirms
-# one, and a wrong id would file the play under another game.
-BGG_IDS = {"clank": 201808}
 
 
 def _stable_id(*parts: object) -> str:
     text = "\x1f".join(str(p) for p in parts)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def bgstats_game(edition: str) -> tuple[str, int | None]:
+    """The edition's game as BG Stats knows it (its kind says): its name, and its
+    BoardGameGeek id where one is confirmed (a wrong one would file the play under
+    another game). A kind the phones cannot show: its English title, no id."""
+    kind = kind_of(edition)
+    face = kind.phone_face()
+    if face is None:
+        return kind.english_title(edition), None
+    return face.bgstats_game(edition)
 
 
 def play_date(created_at: str) -> str:
@@ -112,13 +119,14 @@ def play(
         if player in roles:
             entry["role"] = roles[player]
         players.append(entry)
+    name, bgg_id = bgstats_game(edition)
     out: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play_id,
         "playDate": play_date(created_at),
         "location": LOCATION,
         "game": {
-            "name": GAME_NAMES.get(edition, edition),
+            "name": name,
             "sourceGameId": f"clank-companion-{edition}",
             "highestWins": True,
             "noPoints": False,
@@ -126,8 +134,8 @@ def play(
         },
         "players": players,
     }
-    if edition in BGG_IDS:
-        out["game"]["bggId"] = BGG_IDS[edition]
+    if bgg_id is not None:
+        out["game"]["bggId"] = bgg_id
     if ended_at:
         length = minutes_between(created_at, ended_at)
         if length is not None:

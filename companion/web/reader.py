@@ -5,12 +5,15 @@ The database is opened read-only. While the table's app has it open (its ``-wal`
 ``-shm`` files are there) the connection reads through them without writing to either
 (``readonly_shm``); when nobody has it open it is read as ``immutable``, which makes no
 file beside it, and opened again as soon as the files change. Nothing here reads the
-seal key or the sealed seed: a running game is replayed through its kind's rules with a
+seal key or the sealed seed: a running game is replayed through its kind's rules (its
+phones part, ``GameKind.phone_face``, sets its table up again without the seed) with a
 chance source that hands back, draw by draw, the cubes its log recorded (the way
 ``companion.history`` tells a game), every record checked against the hash chain and
 every replayed action against what was recorded. The state is then the kind's table
-script output (``replay --json``): for Clank! the same object, the next attack's odds
-included while the game runs, and the server seed only once the log revealed it.
+script output (``replay --json``): the same object (for a game with a bag, the next
+draw's odds included while the game runs), the server seed only once the log revealed
+it. A game of a kind without a phones part is not replayed: it is one the phones cannot
+show (``NotShown``).
 
 A game is replayed once; each change of the log feeds it only the records that are new.
 """
@@ -27,8 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.kinds import GameKind, GameTable, kind_for
-from companion.kinds.clank.rules import DrawRequest, Game
-from companion.kinds.clank.table import Table
+from companion.kinds.base import PhoneFace
 from companion.store.db import APPLICATION_ID, SQLITE_HEADER, database_uri
 from companion.verify_log import GENESIS, canonical, link_hash, record_bytes
 
@@ -36,7 +38,6 @@ ENDINGS = ("reveal", "end")  # the record that ends a game: with its seed, or wi
 READ_BATCH = 2000  # records read at a time (a long evening is a few hundred)
 KEPT_GAMES = 4  # games kept replayed (the newest, and a few older ones asked for)
 BUSY_MS = 1000  # how long a read waits for the table's write to make room
-STAND_IN_SEED = "00" * 32  # never drawn from: every draw comes from the log
 
 
 class Unavailable(Exception):
@@ -50,6 +51,16 @@ class Unavailable(Exception):
 
 class NoSuchGame(Exception):
     """No game of that number (or no game at all)."""
+
+
+class NotShown(Exception):
+    """A game of a kind the phones cannot show (its kind has no phones part): ``game``,
+    its number, ``edition``, its edition."""
+
+    def __init__(self, game: int, edition: str) -> None:
+        super().__init__(f"game {game} ({edition}) is of a kind the phones cannot show")
+        self.game = game
+        self.edition = edition
 
 
 # ------------------------------------------------------------------ the database
@@ -224,7 +235,7 @@ class _RecordedDraws:
             else:
                 self.pending.append([])
 
-    def __call__(self, request: DrawRequest) -> Sequence[str]:
+    def __call__(self, request: Any) -> Sequence[str]:
         if not self.pending:
             raise _NotAsRecorded("a draw the log does not hold")
         return self.pending.pop(0)
@@ -232,26 +243,6 @@ class _RecordedDraws:
 
 class _NotAsRecorded(Exception):
     pass
-
-
-class _SeedlessTable(Table):
-    """A Clank! table without its seed: the commitment is the log's, the draws come
-    from the log, and the server seed is the one the log revealed (None until then),
-    shown only once the game is over or abandoned, as a seeded table shows it."""
-
-    def __init__(self, setup: Any, commitment: str, chance: _RecordedDraws) -> None:
-        self.setup = setup
-        self._server_seed = ""
-        self.revealed: str | None = None
-        self.commitment = commitment
-        self.game = Game(setup, chance)
-        self.log = None
-        self.abandoned = False
-        self.closed = False
-
-    @property
-    def server_seed(self) -> str | None:
-        return self.revealed if self.finished else None
 
 
 def _now() -> str:
@@ -266,6 +257,8 @@ class ReplayedGame:
         self.seq = 0
         self.head = GENESIS
         self.kind: GameKind | None = None
+        self.face: PhoneFace | None = None  # the kind's phones part
+        self.unshown: str | None = None  # the edition of a game the phones cannot show
         self.table: GameTable | None = None
         self.chance = _RecordedDraws()
         self.status = "playing"  # "over", "abandoned"
@@ -288,7 +281,7 @@ class ReplayedGame:
         watched (an ending among them dates the end). True if anything changed."""
         changed = False
         for rec in records:
-            if self.damaged is not None:
+            if self.damaged is not None or self.unshown is not None:
                 break
             if rec["seq"] != self.seq + 1:
                 continue  # already seen
@@ -324,7 +317,7 @@ class ReplayedGame:
             self._start(body)
             return
         kind = self.kind
-        assert kind is not None
+        assert kind is not None and self.face is not None
         if self.closed:
             raise _NotAsRecorded("after the close")
         if kind_name == "action":
@@ -353,18 +346,18 @@ class ReplayedGame:
         if not isinstance(setup, dict):
             raise _NotAsRecorded("no set-up")
         commitment = body.get("commitment")
-        if kind.has_bag:
-            if not isinstance(commitment, str):
-                raise _NotAsRecorded("no commitment")
-            # the kind sets the game up again from its record (a stand-in seed: the real
-            # one is not ours to read), then plays it with the log's own draws
-            seeded = kind.rebuild_table(body, STAND_IN_SEED)
-            if not isinstance(seeded, Table):
-                raise _NotAsRecorded("a game with a bag that is not a Clank! table")
-            table: GameTable = _SeedlessTable(seeded.setup, commitment, self.chance)
-        else:
-            table = kind.rebuild_table(body, None)
-        self.kind, self.table = kind, table
+        if kind.has_bag and not isinstance(commitment, str):
+            raise _NotAsRecorded("no commitment")
+        face = kind.phone_face()
+        if face is None:  # nothing more is read of it: the phones cannot show it
+            edition = setup.get("edition")
+            self.kind = kind
+            self.unshown = edition if isinstance(edition, str) else kind.name
+            return
+        # the kind sets the game up again from its record, never from its seed (not
+        # ours to read): a game with a bag is played with the log's own draws
+        table = face.replay_table(body, self.chance)
+        self.kind, self.face, self.table = kind, face, table
         self.commitment = commitment if isinstance(commitment, str) else ""
         created = body.get("created_at")
         self.created_at = created if isinstance(created, str) else ""
@@ -401,8 +394,9 @@ class ReplayedGame:
             self.ended_at = _now()
 
     def _reveal(self, seed: Any) -> None:
-        if isinstance(self.table, _SeedlessTable) and (seed is None or isinstance(seed, str)):
-            self.table.revealed = seed
+        face, table = self.face, self.table
+        if face is not None and table is not None and (seed is None or isinstance(seed, str)):
+            face.reveal(table, seed)
 
     # ------------------------------------------------------------ what it shows
     @property
@@ -486,13 +480,15 @@ class Games:
         self.replayed.move_to_end(number)
         while len(self.replayed) > KEPT_GAMES:
             self.replayed.popitem(last=False)
-        while True:
+        while found.damaged is None and found.unshown is None:
             batch = self.db.records_after(number, found.seq)
-            if not batch or found.damaged is not None:
+            if not batch:
                 break
             found.feed(batch, live=live)
             if len(batch) < READ_BATCH:
                 break
+        if found.unshown is not None:
+            raise NotShown(number, found.unshown)
         if found.table is None:
             raise NoSuchGame(number)
         return found

@@ -7,7 +7,8 @@ writer, and nothing that happens here can touch the game.
 - ``/`` the page (with ``?t=TOKEN`` the first time: the token is then kept in a cookie);
   ``/static/NAME`` its script and style, served from memory;
 - ``/api/state`` (``?game=N``) the newest game (or game N): ``{"game", "state", ...}``,
-  ``state`` being the table script's ``replay --json`` output;
+  ``state`` being the table script's ``replay --json`` output (a game of a kind the
+  phones cannot show: ``{"game", "error": "not_shown", ...}``, and nothing of its log);
 - ``/api/events``: Server-Sent Events, the same object after every committed change, and
   an ``alive`` event every 15 s (the page tells a dead path by its absence);
 - ``/api/proof``, ``/api/export``, ``/api/bgstats`` (``?game=N``): once that game has
@@ -77,7 +78,7 @@ from companion.web.access import Gate, TokenFile, connection_limit, load_token, 
 from companion.web.colours import NAME as COLOURS_CSS
 from companion.web.colours import palette_css
 from companion.web.notice import Writes
-from companion.web.reader import Games, NoSuchGame, ReplayedGame, Unavailable
+from companion.web.reader import Games, NoSuchGame, NotShown, ReplayedGame, Unavailable
 from companion.web.words import TableLanguage, page_html, page_words
 
 log = logging.getLogger("companion.web")
@@ -155,6 +156,22 @@ def _no_state(error: str) -> bytes:
     """The body of /api/state (and of an event) without a game: why, and the language
     the page's words are in."""
     return _json({"game": None, "error": error, "lang": current_language()})
+
+
+def _not_shown(e: NotShown) -> bytes:
+    """The body of /api/state (and of an event) for a game the phones cannot show (its
+    kind has no phones part): its number, edition and title, and nothing of its log."""
+    from companion.store.tags import edition_title
+
+    return _json(
+        {
+            "game": e.game,
+            "error": "not_shown",
+            "edition": e.edition,
+            "title": edition_title(e.edition),
+            "lang": current_language(),
+        }
+    )
 
 
 class _OneLine(logging.Filter):
@@ -363,6 +380,8 @@ class WebCompanion:
                 )
         except NoSuchGame:
             status, body, problem = 404, _no_state("no_game"), None
+        except NotShown as e:
+            status, body, problem = 404, _not_shown(e), None
         except Unavailable as e:
             if e.code == "no_database":
                 status, body, problem = 404, _no_state("no_game"), None
@@ -457,7 +476,8 @@ class WebCompanion:
     async def answer(self, what: str, number: int | None) -> tuple[int, bytes] | None:
         """``_answer``, made in the database's thread; requests asking for the same one
         meanwhile wait for that one (never a copy each), and at most
-        ``REPLAYS_AT_ONCE`` different ones are made at a time. NoSuchGame, Unavailable."""
+        ``REPLAYS_AT_ONCE`` different ones are made at a time. NoSuchGame, NotShown,
+        Unavailable."""
         key = (what, number)
         task = self._asking.get(key)
         if task is None:
@@ -724,7 +744,7 @@ async def _asked(request: web.Request, what: str) -> tuple[int, bytes]:
     number = _game_number(request)
     try:
         found = await companion.answer(what, number)
-    except NoSuchGame:
+    except (NoSuchGame, NotShown):
         raise web.HTTPNotFound() from None
     except Unavailable as e:
         if number is None or e.code == "no_database":
@@ -744,6 +764,8 @@ async def state(request: web.Request) -> web.StreamResponse:
         found = await companion.answer("state", number)
     except NoSuchGame:
         return _json_response(404, _no_state("no_game"))
+    except NotShown as e:
+        return _json_response(404, _not_shown(e))
     except Unavailable as e:
         if e.code == "no_database":
             return _json_response(404, _no_state("no_game"))
@@ -821,21 +843,16 @@ async def bgstats(request: web.Request) -> web.StreamResponse:
 
 
 def bgstats_play(found: ReplayedGame) -> dict[str, Any]:
-    """The BG Stats play of a game that is over, its names as the table says them."""
-    from companion.i18n import player_name
-    from companion.kinds.clank.table import TSCHAK
+    """The BG Stats play of a game that is over, its players' names and roles (their
+    colours) as its kind says them in the table's words."""
     from companion.web.bgstats import play
-    from companion.web.view import tschak_colour
 
     payload = found.payload()
     state, view = payload["state"], payload["view"]
     seats = list(state["players"])
-    if found.table is not None and found.table.edition == TSCHAK:
-        roles = {p: player_name(tschak_colour(seats, p), capital=True) for p in seats}
-        names = {p: p for p in seats}
-    else:
-        roles = {p: player_name(p, capital=True) for p in seats}
-        names = dict(roles)
+    face = found.face
+    assert face is not None  # a game the phones show
+    roles, names = face.roles(seats), face.names(seats)
     return play(
         game=found.game,
         edition=str(state["edition"]),

@@ -3,8 +3,8 @@
 Marked here with ``N_`` and ``NN_`` (``python -m companion.i18n_tools extract`` puts them
 in the catalogs) and sent to the page as JSON (``/api/words``): the page itself holds no
 text of its own. What depends on the game (whose turn, the odds, the last action) is
-worded by ``companion.web.view`` with each state. A word with ``{...}`` is filled in by
-the page (the placeholders stay as they are in every language).
+worded by its kind's phones part (``companion.web.view``) with each state. A word with
+``{...}`` is filled in by the page (the placeholders stay as they are in every language).
 
 A word with a count the page learns itself (``PLURALS``: the draws its own verifier
 recomputed, the records of the log...) comes with every plural form the table's language
@@ -39,6 +39,8 @@ WORDS = {
     "offline": N_("No connection to the table: trying again"),
     "no_game": N_("No game yet: the table has not started one."),
     "unreadable": N_("The table's game cannot be read just now."),
+    # a game of a box whose games the phones have no page for: followed on the table alone
+    "not_shown": N_("The phones cannot show this game: follow it on the table."),
     "pick_colour": N_("Which colour are you?"),
     "pick_name": N_("Who are you?"),
     "watching": N_("Just watching"),

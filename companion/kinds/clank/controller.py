@@ -4,7 +4,7 @@ Everything a person does at the table reaches the game through here. The control
 turns a scan or a press into a table-script action, commits it to the game log
 (``Table.apply``: commit before show), then tells its listeners (the screens) and the
 panel (LEDs and buzzer) what happened. Screens never change state themselves: they call
-the controller and redraw from ``snapshot()``.
+the controller and redraw from ``view()``.
 
 Call it from one thread only (the screen's main loop): reader and button threads must
 hand their scans and presses over first (``Clock.schedule_once`` in Kivy).
@@ -34,12 +34,10 @@ actions ``companion.kinds.clank.legal``, the view ``companion.kinds.clank.view``
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from companion.i18n import _, localized, ngettext, player_name
+from companion.i18n import _, current_language, localized, ngettext, player_name
 from companion.kinds import kind_of
 from companion.kinds.clank.catalog import UNTAGGED
 from companion.kinds.clank.checklist import setup_checklist
@@ -47,18 +45,15 @@ from companion.kinds.clank.legal import legal_actions, table_actions
 from companion.kinds.clank.rules import DrawRequest, RuleError
 from companion.kinds.clank.rules.odds import AttackOdds, next_attack_odds
 from companion.kinds.clank.rules.setup import as_listed
-from companion.kinds.clank.table import TSCHAK, Table
+from companion.kinds.clank.table import Table
 from companion.kinds.clank.view import (
-    AttackEvent,
-    DrawView,
-    GameSummary,
+    Attacks,
     Offer,
-    ScoreView,
     TableView,
     attacks_from_events,
     describe_action,
     describe_undo,
-    draws_from_log,
+    draw_views,
     make_view,
     setting_label,
 )
@@ -66,14 +61,8 @@ from companion.live import LiveGame, Update
 from companion.msg import EN_
 from companion.session import Session
 from companion.store import GameStore, StoreError
-from companion.store.log import undone_actions
 from companion.store.seal import SealError
-from companion.store.tags import Binding, BulkEnrollment, Component, TagRegistry, components
-
-if TYPE_CHECKING:
-    from companion.audit.check import GameCheck
-    from companion.history import Fairness, GameHistory, Record
-
+from companion.store.tags import Component, TagRegistry
 
 # what the table records before the first turn without beginning it: the client seed,
 # an artifact removed at set-up (the Menu's), and the undo of either
@@ -136,6 +125,8 @@ class Controller(LiveGame):
         # a running game that cannot be resumed (its seal key is lost or damaged; or it
         # is open in another program): (game, the reason as a Refusal)
         self.unresumable: tuple[int, StoreError] | None = None
+        # the view last made, and what it was made of (Controller.view)
+        self._shown: tuple[tuple[object, ...], TableView] | None = None
 
     # ------------------------------------------------------------------ games
     def owns(self, edition: str) -> bool:
@@ -265,7 +256,7 @@ class Controller(LiveGame):
 
         self.words = words[:MAX_CLIENT_SEED]
         self._save()
-        self._tell(Update("opening"))  # the client seed shown follows the words
+        self._tell(Update("entry", what="opening"))  # the client seed shown follows the words
 
     def _opening_card(self, c: Component, uid: str | None) -> None:
         assert self.table is not None and self.opening is not None
@@ -288,7 +279,8 @@ class Controller(LiveGame):
         self.opening.append({"name": c.name, "uid": uid or ""})
         self._save()
         self._signal("scan_ok")
-        self._tell(Update("opening", _("{card} laid out").format(card=c.name), component=c))
+        message = _("{card} laid out").format(card=c.name)
+        self._tell(Update("entry", message, component=c, what="opening"))
 
     def _end_opening(self) -> None:
         self.opening = None
@@ -299,7 +291,7 @@ class Controller(LiveGame):
         if self.opening:
             self.opening.pop()
             self._save()
-            self._tell(Update("opening", _("last card taken back")))
+            self._tell(Update("entry", _("last card taken back"), what="opening"))
 
     def begin(self) -> bool:
         """Fix the client seed and lay out the opening row: the first turn can start."""
@@ -317,6 +309,8 @@ class Controller(LiveGame):
         return True
 
     def snapshot(self) -> dict[str, Any] | None:
+        """The table in the table script's JSON shape, with the refill under way (for the
+        tests and the harness: the screens read ``view()``)."""
         if self.table is None:
             return None
         out = self.table.snapshot()
@@ -325,151 +319,74 @@ class Controller(LiveGame):
         return out
 
     def view(self) -> TableView:
-        """The table as the screens show it (see companion.kinds.clank.view)."""
+        """The table as the screens show it (see companion.kinds.clank.view): made once for
+        what it shows (``_view_key``), however many screens read it after a change."""
+        key = self._view_key()
+        if self._shown is not None and self._shown[0] == key:
+            return self._shown[1]
+        view = self._make_view()
+        self._shown = (key, view)
+        return view
+
+    def _view_key(self) -> tuple[object, ...]:
+        """Everything the view is made of: the game (its actions, undos included, and its
+        log's head), the work in progress, what just happened, the language of its words.
+        A view made for the same key is the same view."""
+        table = self.table
+        refill = None if self.refill is None else tuple(self.refill)
+        opening = None if self.opening is None else tuple(c["name"] for c in self.opening)
+        return (
+            table,
+            None if table is None else table.actions_seen,
+            None if table is None else getattr(table.log, "head", ""),
+            self.phase,
+            refill,
+            opening,
+            self.words,
+            self.scoring,
+            self.unresumable,
+            self.last,
+            current_language(),
+        )
+
+    def _make_view(self) -> TableView:
         unresumable = None
         if self.unresumable is not None:
             game, problem = self.unresumable
             unresumable = (game, localized(problem))
         if self.table is None:
             return TableView(last=self.last, unresumable=unresumable)
-        snap = self.snapshot()
-        assert snap is not None
-        live = self.table.game
-        snap["artifacts_left"] = sorted(live.state.artifacts_left)
-        names = [*snap["row"], *(snap["refill"] or [])]
-        danger = frozenset(
-            n for n in names if (card := live.catalog.card(n)) is not None and card.danger
-        )
-        log = self.table.log
-        view = make_view(
-            snap,
+        return make_view(
+            self.table.game,
             phase=self.phase,
-            game=self.game_id,
-            head=getattr(log, "head", ""),
+            game_id=self.game_id,
+            refill=self.refill,
+            commitment=self.table.commitment,
+            server_seed=self.table.server_seed,
+            head=getattr(self.table.log, "head", ""),
             last=self.last,
-            row_size=live.edition.row_size,
             refill_space=self._refill_space() if self.refill is not None else 0,
             opening=None if self.opening is None else tuple(c["name"] for c in self.opening),
             words=self.words,
             scoring=self.scoring,
             unresumable=unresumable,
-            danger_cards=danger,
-            scores=self._scores() if live.state.game_over else (),
-        )
-        found = self._odds()
-        if found is None:
-            return view
-        reason, odds = found
-        players = tuple(
-            dataclasses.replace(
-                p,
-                odds=tuple(float(x) for x in odds.players[p.name].damage),
-                expected_damage=float(odds.players[p.name].expected),
-            )
-            if p.name in odds.players
-            else p
-            for p in view.players
-        )
-        return dataclasses.replace(
-            view,
-            players=players,
-            odds_reason=reason,
-            odds_count=odds.count,
-            odds_ends_game=odds.ends_game,
+            odds=self._odds(),
         )
 
-    def _odds(self) -> tuple[str, AttackOdds] | None:
+    def _odds(self) -> AttackOdds | None:
         """The exact odds of the next dragon draw that is sure to come: the countdown's
         while it runs, an out player's draw in Catacombs, else the attack of a refill
         (companion.kinds.clank.rules.odds.next_step, as the table script's ``odds``)."""
         assert self.table is not None
         if self.phase != "playing":
             return None
-        odds = next_attack_odds(self.table.game)
-        return None if odds is None else (odds.reason, odds)
-
-    def _scores(self) -> tuple[ScoreView, ...]:
-        assert self.table is not None
-        game = self.table.game
-        edition = game.edition.name
-        return tuple(
-            ScoreView(
-                player=name,
-                qualifies=score.qualifies,
-                reason=score.reason,
-                parts=tuple(score.parts.items()),
-                total=score.total,
-                notes=tuple(c.localized(edition) for c in score.conditional),
-                deck=tuple(game.state.players[name].cards or ()),
-            )
-            for name, score in game.scores().items()
-        )
-
-    def logged_draws(self, game: int) -> tuple[DrawView, ...]:
-        """A game's draws as its log records them, undone ones marked (any game of the
-        database, on the table or not)."""
-        records = [r for r in self.store.records(game) if isinstance(r["body"], dict)]
-        return draws_from_log(records, undone_actions(records))
+        return next_attack_odds(self.table.game)
 
     # ------------------------------------------------------ what screens ask
     @property
     def edition(self) -> str:
         """The box on the table (its words name things on screen); "clank" with none."""
         return self.table.game.edition.name if self.table is not None else "clank"
-
-    @property
-    def data_folder(self) -> Path:
-        """The folder of the database (exports go there when no USB stick is in)."""
-        return self.store.path.parent
-
-    def games(self) -> list[GameSummary]:
-        """Every game of the database, oldest first."""
-        return [GameSummary.from_row(row) for row in self.store.games()]
-
-    def game_summary(self, game: int) -> GameSummary | None:
-        return next((g for g in self.games() if g.id == game), None)
-
-    # the audit and the charts are imported when first asked for: the first frame
-    # needs neither
-    def history(self, game: int) -> GameHistory:
-        """A game told step by step from its log (for its charts)."""
-        from companion.history import game_history
-
-        return game_history(self.store, game)
-
-    def fairness(self) -> Fairness:
-        """The colours drawn in every game of the database against a fair draw."""
-        from companion.history import fairness
-
-        return fairness(self.store)
-
-    def record(self) -> Record:
-        """Wins and average scores by colour and seat over the finished games."""
-        from companion.history import record
-
-        return record(self.store)
-
-    def results_csv(self, game: int, out: IO[str]) -> int:
-        """A finished game's results for spreadsheets (ValueError: not finished)."""
-        from companion.history import results_csv
-
-        return results_csv(self.store, game, out)
-
-    def chain_head(self, game: int) -> str:
-        """The newest hash of a game's log (what the table photographs)."""
-        return self.store.chain_head(game)
-
-    def verify(self, game: int) -> GameCheck:
-        """Re-check a game's log record by record (as ``audit verify`` does)."""
-        from companion.audit.check import verify_store
-
-        return verify_store(self.store, game)[0]
-
-    def export(self, game: int, out: IO[str]) -> int:
-        """Write a game's log as JSON Lines; returns the records written."""
-        from companion.audit.check import export_game
-
-        return export_game(self.store, game, out)
 
     def checklist(self) -> list[str]:
         """What the table does by hand before the first turn, in words; the settings
@@ -518,23 +435,6 @@ class Controller(LiveGame):
             return []
         return table_actions(self.table.game, opening=self.phase == "opening")
 
-    def tag(self, uid: str) -> Component | None:
-        """What a tag is bound to (None: nothing)."""
-        return self.registry.lookup(uid)
-
-    def bulk_enrollment(self, edition: str) -> BulkEnrollment:
-        """Walk a box's dungeon cards (Tschak!: every card), binding each scanned tag to
-        the next card."""
-        sets = () if edition == TSCHAK else ("dungeon",)
-        return BulkEnrollment(self.registry, components(edition, ("card",), sets))
-
-    def tag_count(self) -> int:
-        return len(self.registry.bindings())
-
-    def bind_tag(self, uid: str, component: Component, *, rebind: bool) -> Binding:
-        """Bind a tag to a component (raises TagError with the reason)."""
-        return self.registry.bind(uid, component, rebind=rebind)
-
     # ---------------------------------------------------------------- actions
     def do(self, action: dict[str, Any]) -> bool:
         """Apply one action; True when it was committed. A refusal is told, not raised."""
@@ -560,10 +460,11 @@ class Controller(LiveGame):
             message = describe_undo(undone, edition)
         else:
             message = describe_action(self.table.game.last_action or action, events, edition)
-        attacks: tuple[AttackEvent, ...] = ()
+        detail = None
         if any(e["event"] == "draw" for e in events):
-            attacks = attacks_from_events(events, {d.nonce: d for d in self.view().draws})
-        self._tell(Update("action", message, attacks))
+            draws = {d.nonce: d for d in draw_views(self.table.game)}
+            detail = Attacks(attacks_from_events(events, draws))
+        self._tell(Update("action", message, detail))
         return True
 
     def clank(self, n: int, player: str | None = None) -> bool:
@@ -573,7 +474,7 @@ class Controller(LiveGame):
         if self.refill:
             self.refill.pop()  # the last revealed card, not yet committed
             self._save()
-            self._tell(Update("refill", _("last revealed card taken back")))
+            self._tell(Update("entry", _("last revealed card taken back"), what="refill"))
             return True
         if self.opening:
             self.drop_opening_card()
@@ -656,7 +557,7 @@ class Controller(LiveGame):
             message = ngettext(
                 "scan the {n} revealed card", "scan the {n} revealed cards", n
             ).format(n=n)
-            self._tell(Update("refill", message))
+            self._tell(Update("entry", message, what="refill"))
             return True
         return self._commit_refill()
 
@@ -691,7 +592,7 @@ class Controller(LiveGame):
     def cancel_refill(self) -> None:
         self.refill = None
         self._save()
-        self._tell(Update("refill", _("refill cancelled")))
+        self._tell(Update("entry", _("refill cancelled"), what="refill"))
 
     def _reveal(self, c: Component) -> None:
         assert self.refill is not None and self.table is not None
@@ -710,7 +611,8 @@ class Controller(LiveGame):
             self._commit_refill()
         else:
             self._save()
-            self._tell(Update("refill", _("{card} revealed").format(card=c.name), component=c))
+            message = _("{card} revealed").format(card=c.name)
+            self._tell(Update("entry", message, component=c, what="refill"))
 
     # ---------------------------------------------------------------- scoring
     def deck(self, player: str) -> list[str]:
@@ -723,7 +625,7 @@ class Controller(LiveGame):
         self.scoring = player
         self._save()
         message = _("{player}: scan your deck").format(player=player_name(player))
-        self._tell(Update("scoring", message))
+        self._tell(Update("entry", message, what="scoring"))
 
     def add_to_deck(self, name: str, player: str | None = None) -> bool:
         player = player or self.scoring

@@ -9,12 +9,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.kinds.base import JSON, GameTable, KindModules
+from companion.kinds.base import JSON, GameTable, KindModules, PhoneFace
 from companion.kinds.clank.catalog import CatalogError
 from companion.kinds.clank.rules import RuleError, make_setup
 from companion.kinds.clank.rules.setup import as_listed
 from companion.kinds.clank.table import Table, draw_record
 from companion.msg import Refusal
+
+# a short game of each edition to its end, from the examples the guide shows
+SAMPLES = {"clank": "clank-2-players-short.jsonl", "catacombs": "catacombs-3-players.jsonl"}
 
 
 def _table(table: GameTable) -> Table:
@@ -94,12 +97,23 @@ class ClankKind(KindModules):
 
         return tell_state(out)
 
+    def sample_script(self, edition: str) -> list[str]:
+        from companion.resources import shared_folder
+
+        name = SAMPLES.get(edition, SAMPLES["clank"])
+        return (shared_folder("examples") / name).read_text(encoding="utf-8").splitlines()
+
     file_errors: tuple[type[Exception], ...] = (CatalogError,)  # its catalog's files
 
     charted = True
 
     def table_face(self) -> None:
         return None  # the app's own table, opening and scoring screens
+
+    def phone_face(self) -> PhoneFace:
+        from companion.kinds.clank.phones import FACE
+
+        return FACE
 
 
 KIND = ClankKind()

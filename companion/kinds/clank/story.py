@@ -1,5 +1,9 @@
 """A Clank! game told as data (companion.story) by replaying its log through the rules.
 
+Each point is a ``ClankPoint``: the tallies and the level the charts read by name (the
+cubes in the Clank! area, the damage, the rage track), marked where the dragon drew, and
+what the dragon drew and knocked out.
+
 A record that cannot be read, or that the rules refuse on replay, is skipped and the
 replay goes on (the audit's ``verify`` is where damage is named).
 """
@@ -7,6 +11,7 @@ replay goes on (the audit's ``verify`` is where damage is named).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.history import cubes
@@ -39,15 +44,47 @@ class _RecordedChance:
         return drawn  # the rules check it against the bag
 
 
-def _point(game: Game, step: int, attack: tuple[str, ...] | None, out: tuple[str, ...]) -> Point:
+# what a Clank! point measures, as the charts ask for it by name
+NOISE = "noise"  # each player's cubes in the Clank! area
+DAMAGE = "damage"  # each player's damage taken so far
+RAGE = "rage"  # the rage track's space, 1-based
+
+
+@dataclass(frozen=True)
+class ClankPoint(Point):
+    """A Clank! point: the cubes in the Clank! area and the damage per player, the rage
+    track, and what the dragon did in this step (marked when it drew)."""
+
+    attack: tuple[str, ...] | None = None  # the cubes the dragon drew (None: no draw)
+    knocked_out: tuple[str, ...] = ()  # players knocked out in this step
+
+    @property
+    def clank(self) -> Mapping[str, int]:
+        return self.tallies.get(NOISE, {})
+
+    @property
+    def damage(self) -> Mapping[str, int]:
+        return self.tallies.get(DAMAGE, {})
+
+    @property
+    def rage(self) -> int:
+        return self.levels.get(RAGE, 1)
+
+
+def _point(
+    game: Game, step: int, attack: tuple[str, ...] | None, out: tuple[str, ...]
+) -> ClankPoint:
     s = game.state
-    return Point(
+    return ClankPoint(
         step=step,
         turn=s.turn,
         active=s.seats[s.active],
-        clank={name: s.area.get(name, 0) for name in s.seats},
-        damage={name: s.players[name].damage for name in s.seats},
-        rage=s.rage + 1,
+        tallies={
+            NOISE: {name: s.area.get(name, 0) for name in s.seats},
+            DAMAGE: {name: s.players[name].damage for name in s.seats},
+        },
+        levels={RAGE: s.rage + 1},
+        marked=bool(attack),  # as the charts mark it: the dragon drew cubes
         attack=attack,
         knocked_out=out,
     )
@@ -69,7 +106,7 @@ def story(
             game = Game(make_setup(options), chance)
         except Exception:  # a damaged set-up: the story cannot be told
             game = None
-    points: list[Point] = []
+    points: list[ClankPoint] = []
     start = None
     if game is not None:
         players, edition = game.setup.players, game.setup.edition

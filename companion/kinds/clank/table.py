@@ -11,35 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeGuard
+from typing import Any, TypeGuard
 
 from companion.draw import commitment, draw_cubes, new_server_seed
+from companion.kinds.base import ActionLog
 from companion.kinds.clank.rules import DrawRequest, Game, RuleError, Setup, make_setup
 from companion.msg import N_
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 TSCHAK = "tschak"  # companion.kinds.tschak.rules.EDITION, without loading the Tschak! rules
-
-
-class ActionLog(Protocol):
-    """Where a table commits what happens (the durable game log)."""
-
-    def record(
-        self,
-        action: dict[str, Any],
-        events: list[dict[str, Any]],
-        draws: list[dict[str, Any]],
-        ending: dict[str, Any] | None,
-    ) -> None: ...
-
-    def abandon(self, server_seed: str | None, reason: str) -> None: ...
-
-    def close(self, reason: str) -> None: ...
-
-
-# ``ending`` of ActionLog.record: {"server_seed", "reason", "ranking"} when a game with a
-# dragon bag ends (its seed revealed), {"reason", "ranking"} when a game without one
-# ends, {"ranking"} when a score changes after the end.
 
 
 class Table:

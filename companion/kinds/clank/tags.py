@@ -12,6 +12,9 @@ TITLES = {
     "clank": NC_("edition", "Clank!"),
     "catacombs": NC_("edition", "Clank! Catacombs"),
 }
+# a bulk enrollment walks the dungeon deck (the starters and the reserve carry no tags)
+BULK_SETS = ("dungeon",)
+BULK_LABEL = N_("Bulk: the dungeon deck")
 
 
 def english_title(edition: str) -> str:

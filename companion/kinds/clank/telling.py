@@ -79,8 +79,60 @@ def tell_event(event: dict[str, Any], edition: str) -> str:
         return _("game over: {reason}").format(reason=_words(GAME_OVER, event["reason"], edition))
     if kind == "arrive":
         return _("{card} arrives: {text}").format(card=event["card"], text=event["text"])
+    told = _tell_holding(kind, event, who, edition)
+    if told is not None:
+        return told
     rest = ", ".join(f"{k} {v}" for k, v in event.items() if k != "event")
     return f"{kind.replace('_', ' ')}: {rest}" if rest else kind.replace("_", " ")
+
+
+def _tell_holding(kind: str, event: dict[str, Any], who: str, edition: str) -> str | None:
+    """What a player takes, gains, heals or leaves, and the bag's own events; None for an
+    event of no such kind."""
+    if kind == "artifact":
+        return ed_(edition, "{player} takes the artifact worth {value}").format(
+            player=who, value=event["value"]
+        )
+    if kind == "removed":
+        return ed_(edition, "the artifact worth {value} is removed from the game").format(
+            value=event["artifact"]
+        )
+    if kind == "secret":
+        return ed_(edition, "{player} reveals a secret: {name}").format(
+            player=who, name=event["name"]
+        )
+    if kind == "token":
+        if "value" in event:
+            return ed_(edition, "{player} gains {name} ({value} VP)").format(
+                player=who, name=event["name"], value=event["value"]
+            )
+        return ed_(edition, "{player} gains {name}").format(player=who, name=event["name"])
+    if kind == "heal":
+        return ed_(edition, "{player} heals {n} damage").format(player=who, n=event["n"])
+    if kind == "escaped":
+        return ed_(edition, "{player} escapes from the dungeon").format(player=who)
+    if kind == "shrine":
+        return ed_(edition, "{player} marks a wayshrine ({shrines} marked): +{gold} gold").format(
+            player=who, shrines=event["shrines"], gold=event["gold"]
+        )
+    if kind == "prisoner":
+        return ed_(edition, "{player} frees a prisoner: {name}").format(
+            player=who, name=event["name"]
+        )
+    if kind == "bag_empty":
+        return ed_(edition, "the dragon bag is empty")
+    if kind == "black_to_bag":
+        return ned_(
+            edition,
+            "{n} black cube goes into the dragon bag",
+            "{n} black cubes go into the dragon bag",
+            event["n"],
+        ).format(n=event["n"])
+    if kind == "undo":
+        return _("undone: {action} (action {number})").format(
+            action=event["action"], number=event["number"]
+        )
+    return None
 
 
 def tell_state(out: dict[str, Any]) -> list[str]:

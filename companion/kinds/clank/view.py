@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.i18n import Said, _, current_language, ed_, ned_, ngettext, player_name
 from companion.kinds.clank.checklist import unconfirmed_label
+
+if TYPE_CHECKING:  # the rules' types: the phones read the words here without the rules
+    from companion.kinds.clank.rules import Game
+    from companion.kinds.clank.rules.odds import AttackOdds
+    from companion.kinds.clank.rules.scoring import Score
 
 
 def next_draw_title(edition: str, reason: str, n: int, ends_game: bool) -> str:
@@ -232,46 +237,16 @@ class Offer:
 
 
 @dataclass(frozen=True)
-class GameSummary:
-    """One game of the database, as the past-games list and the audit show it."""
+class Attacks:
+    """What an action's update carries for the screens (``companion.live.Update.detail``):
+    the dragon attacks it caused, in order."""
 
-    id: int
-    created_at: str | None
-    edition: str | None
-    players: tuple[str, ...]
-    status: str | None
-    commitment: str | None
-    server_seed: str | None
-    ranking: tuple[PlaceView, ...] | None
-    actions: int
-    head: str | None
-    damaged: tuple[str, ...] = ()  # cells of the wrong type, never shown raw
-    closed: bool = False  # the table closed the game: its head is final
+    events: tuple[AttackEvent, ...]
 
-    @property
-    def key_lost(self) -> bool:
-        """Given up with its seal key lost: its draws can never be checked."""
-        return self.status == "abandoned" and not self.server_seed and bool(self.commitment)
 
-    @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> GameSummary:
-        ranking = row.get("ranking")
-        return cls(
-            id=int(row["id"]),
-            created_at=row.get("created_at"),
-            edition=row.get("edition"),
-            players=tuple(p for p in row.get("players") or [] if isinstance(p, str)),
-            status=row.get("status"),
-            commitment=row.get("commitment"),
-            server_seed=row.get("server_seed"),
-            ranking=None
-            if ranking is None
-            else tuple(PlaceView(r["place"], r["player"], r["score"]) for r in ranking),
-            actions=int(row.get("actions") or 0),
-            head=row.get("head"),
-            damaged=tuple(row.get("damaged") or ()),
-            closed=row.get("closed") is True,
-        )
+def attacks_of(detail: object) -> tuple[AttackEvent, ...]:
+    """The dragon attacks an update carries (none: not an action of Clank!'s with a draw)."""
+    return detail.events if isinstance(detail, Attacks) else ()
 
 
 def attacks_from_events(
@@ -315,107 +290,146 @@ def bag_order(
     return tuple((k, int(counts.get(k, 0))) for k in kinds)
 
 
-def make_view(snap: Mapping[str, Any], **table: Any) -> TableView:
-    """A view from the rules' snapshot (``Controller.snapshot()``) and what the controller
-    adds (game, phase, head, last, opening, ...)."""
-    seats = list(snap["players"])
-    active = snap["turn"]["active"]
-    health = snap["settings"]["health"]
-    players = tuple(
-        PlayerView(
-            name=name,
-            seat=p["seat"],
-            active=name == active and not snap["game_over"],
-            status=p["status"],
-            in_depths=p["in_depths"],
-            clank=snap["clank_area"].get(name, 0),
-            supply=p["supply"],
-            health=p["health"],
-            max_health=health,
-            gold=p["gold"],
-            anti_clank=p["credit"],
-            artifacts=tuple(p["artifacts"]),
-            score=p["score"],
-        )
-        for name, p in snap["players"].items()
-    )
-    catacombs = snap["edition"] == "catacombs"
-    refill = snap.get("refill")
-    danger_cards = table.pop("danger_cards", frozenset())
-    row = tuple(RowCardView(c, c in danger_cards, False) for c in snap["row"])
-    row += tuple(RowCardView(c, c in danger_cards, True) for c in refill or [])
-    draws = tuple(
+def draw_views(game: Game) -> tuple[DrawView, ...]:
+    """The game's draws, undone ones marked, each with its bag laid out as the fair draw
+    lays it out."""
+    seats = list(game.state.seats)
+    ghosts = game.edition.name == "catacombs"
+    return tuple(
         DrawView(
-            nonce=d["nonce"],
-            reason=d["reason"],
-            count=d["count"],
-            bag=bag_order(seats, d["bag"], ghosts=catacombs),
-            drawn=tuple(d["drawn"]),
-            undone=bool(d.get("undone")),
+            nonce=d.nonce,
+            reason=d.reason,
+            count=d.count,
+            bag=bag_order(seats, d.bag, ghosts=ghosts),
+            drawn=tuple(d.drawn),
+            undone=d.undone,
         )
-        for d in snap["draws"]
+        for d in game.draws
     )
-    countdown = snap.get("countdown")
+
+
+def score_views(game: Game, scores: Mapping[str, Score]) -> tuple[ScoreView, ...]:
+    """Each player's score at the end, as the scoring screen shows it, in seat order."""
+    edition = game.edition.name
+    return tuple(
+        ScoreView(
+            player=name,
+            qualifies=score.qualifies,
+            reason=score.reason,
+            parts=tuple(score.parts.items()),
+            total=score.total,
+            notes=tuple(c.localized(edition) for c in score.conditional),
+            deck=tuple(game.state.players[name].cards or ()),
+        )
+        for name, score in scores.items()
+    )
+
+
+def make_view(
+    game: Game,
+    *,
+    phase: str,
+    game_id: int | None,
+    refill: Sequence[str] | None = None,
+    commitment: str = "",
+    server_seed: str | None = None,
+    head: str = "",
+    last: str = "",
+    refill_space: int = 0,
+    opening: tuple[str, ...] | None = None,
+    words: str = "",
+    scoring: str | None = None,
+    unresumable: tuple[int, str] | None = None,
+    odds: AttackOdds | None = None,
+) -> TableView:
+    """A view from the rules' game, read as typed values (its ``State``, its set-up, its
+    draws: never its JSON snapshot), and what the controller adds: the phase, the work
+    in progress (the refill, the opening row, whose deck is scored), the log's head,
+    what just happened, the odds of the next draw (None: none is shown)."""
+    s = game.state
+    setup = game.setup
+    seats = list(s.seats)
+    active = s.seats[s.active]
+    scores = game.scores() if s.game_over else None
+    odds_of = odds.players if odds is not None else {}
+    players = []
+    for name in s.seats:
+        p = s.players[name]
+        chances = odds_of.get(name)
+        players.append(
+            PlayerView(
+                name=name,
+                seat=p.seat + 1,
+                active=name == active and not s.game_over,
+                status=p.status,
+                in_depths=p.in_depths,
+                clank=s.area.get(name, 0),
+                supply=p.supply,
+                health=setup.health - p.damage,
+                max_health=setup.health,
+                gold=p.gold,
+                anti_clank=p.credit,
+                artifacts=tuple(p.artifacts),
+                score=scores[name].total if scores else None,
+                odds=() if chances is None else tuple(float(x) for x in chances.damage),
+                expected_damage=0.0 if chances is None else float(chances.expected),
+            )
+        )
+    catacombs = game.edition.name == "catacombs"
+    cards = game.catalog
+
+    def card_view(name: str, revealed: bool) -> RowCardView:
+        card = cards.card(name)
+        return RowCardView(name, card is not None and card.danger, revealed)
+
+    row = tuple(card_view(c, False) for c in s.row)
+    row += tuple(card_view(c, True) for c in refill or ())
+    ranking: tuple[PlaceView, ...] = ()
+    if scores:
+        from companion.kinds.clank.rules.scoring import ranking as rank_scores
+
+        ranking = tuple(
+            PlaceView(r["place"], r["player"], r["score"]) for r in rank_scores(scores, s)
+        )
     return TableView(
-        edition=snap["edition"],
-        party=bool(snap.get("party")),
-        players=players,
+        phase=phase,
+        game=game_id,
+        edition=game.edition.name,
+        party=setup.party,
+        players=tuple(players),
         active=active,
-        turn=snap["turn"]["number"],
-        rage_space=snap["rage"]["space"],
-        rage_track=tuple(snap["rage"]["track"]),
-        danger=snap["danger"],
-        next_attack=snap["next_attack"],
-        bag=bag_order(seats, snap["bag"], ghosts=catacombs),
-        ghosts_in_area=snap["clank_area"].get("ghost", 0),
-        countdown=None if not countdown else (countdown["player"], countdown["space"]),
+        turn=s.turn,
+        rage_space=s.rage + 1,
+        rage_track=tuple(setup.rage_track),
+        danger=game.danger(),
+        next_attack=game.attack_size(),
+        bag=bag_order(seats, s.bag, ghosts=catacombs),
+        ghosts_in_area=s.area.get("ghost", 0),
+        countdown=None if s.countdown is None else s.countdown.astuple(),
         row=row,
+        row_size=game.edition.row_size,
         refilling=refill is not None,
-        can_undo=bool(snap.get("can_undo")) or bool(refill),
-        game_over=snap["game_over"],
-        end_reason=snap.get("end_reason"),
-        ranking=tuple(
-            PlaceView(r["place"], r["player"], r["score"]) for r in snap.get("ranking") or []
-        ),
-        artifacts_left=tuple(snap.get("artifacts_left", ())),
-        draws=draws,
-        commitment=snap.get("commitment", ""),
-        client_seed=snap.get("client_seed") or "",
-        server_seed=snap.get("server_seed"),
-        **table,
+        refill_space=refill_space,
+        can_undo=game.can_undo or bool(refill),
+        last=last,
+        game_over=s.game_over,
+        end_reason=s.end_reason or None,
+        ranking=ranking,
+        artifacts_left=tuple(sorted(s.artifacts_left)),
+        draws=draw_views(game),
+        commitment=commitment,
+        head=head,
+        client_seed=s.client_seed or "",
+        server_seed=server_seed,
+        opening=opening,
+        words=words,
+        scoring=scoring,
+        unresumable=unresumable,
+        scores=score_views(game, scores) if scores else (),
+        odds_reason=odds.reason if odds is not None else "",
+        odds_count=odds.count if odds is not None else 0,
+        odds_ends_game=odds.ends_game if odds is not None else False,
     )
-
-
-def draws_from_log(records: Sequence[Mapping[str, Any]], undone: set[int]) -> tuple[DrawView, ...]:
-    """A game's draws as its log records them (``undone``: the seq numbers of the actions a
-    later undo took back): the audit of a game that is not on the table."""
-    seats: list[str] = []
-    edition = "clank"
-    out = []
-    for rec in records:
-        body = rec["body"]
-        if not isinstance(body, dict):
-            continue
-        if rec["kind"] == "new" and isinstance(body.get("setup"), dict):
-            seats = list(body["setup"].get("players") or [])
-            edition = str(body["setup"].get("edition") or "clank")
-        if rec["kind"] != "action":
-            continue
-        for d in body.get("draws") or []:
-            try:
-                out.append(
-                    DrawView(
-                        nonce=int(d["nonce"]),
-                        reason=str(d.get("reason", "attack")),
-                        count=int(d.get("count", len(d["drawn"]))),
-                        bag=bag_order(seats, d["bag"], ghosts=edition == "catacombs"),
-                        drawn=tuple(d["drawn"]),
-                        undone=rec["seq"] in undone,
-                    )
-                )
-            except (KeyError, TypeError, ValueError, AttributeError):
-                continue  # a damaged record: the audit's Verify names it
-    return tuple(out)
 
 
 def setting_label(edition: str, key: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.kinds.base import JSON, GameTable, KindModules, TableFace
+from companion.kinds.base import JSON, GameTable, KindModules, PhoneFace, TableFace
 from companion.msg import Refusal
 
 
@@ -80,6 +80,12 @@ class TschakKind(KindModules):
 
         return tell_state(out)
 
+    def sample_script(self, edition: str) -> list[str]:
+        from companion.resources import shared_folder
+
+        path = shared_folder("examples") / "tschak-2-players.jsonl"  # one the guide shows
+        return path.read_text(encoding="utf-8").splitlines()
+
     # a card catalog that cannot be used is one of its rules' ``errors``
     file_errors: tuple[type[Exception], ...] = ()
 
@@ -87,6 +93,11 @@ class TschakKind(KindModules):
 
     def table_face(self) -> TableFace:
         from companion.kinds.tschak.face import FACE
+
+        return FACE
+
+    def phone_face(self) -> PhoneFace:
+        from companion.kinds.tschak.phones import FACE
 
         return FACE
 

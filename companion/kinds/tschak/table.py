@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.kinds.clank.table import ActionLog
+from companion.kinds.base import ActionLog
 from companion.kinds.tschak.rules import EDITION as TSCHAK
 from companion.kinds.tschak.rules import TschakError, TschakGame
 from companion.msg import N_, Refusal

@@ -11,6 +11,8 @@ from companion.store.tags import Component, TagError, edition_name
 EDITION = "tschak"
 TITLES = {EDITION: NC_("edition", "Tschak!")}
 GROUPS = ("adventurer", "tower")
+BULK_SETS: tuple[str, ...] = ()  # a bulk enrollment walks every card
+BULK_LABEL = N_("Bulk: every card")
 
 
 def english_title(edition: str) -> str:

@@ -11,8 +11,8 @@ from kivy.factory import Factory
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.archive import LoggedDraw
 from companion.i18n import Msg, _, localized, ngettext, player_name
-from companion.kinds.clank.view import DrawView
 from companion.ui.layouts import Layout
 from companion.ui.screens.kit import GAME_STATUS, app, edition_title, game_date, grouped
 
@@ -26,10 +26,10 @@ def export_folder() -> Path:
                 for stick in sticks:
                     if os.access(stick, os.W_OK):
                         return stick
-    return app().controller.data_folder / "exports"
+    return app().archive.data_folder / "exports"
 
 
-def draw_line(d: DrawView) -> str:
+def draw_line(d: LoggedDraw) -> str:
     """One draw of the audit: its number, the bag before it, the cubes drawn; an undone
     draw is said to be undone (its nonce stays used: the next draw has the next one)."""
     bag = ", ".join(f"{player_name(k)} {v}" for k, v in d.bag if v)
@@ -47,7 +47,7 @@ class AuditScreen(Layout, Screen):
     follows_game = True  # redrawn (refresh) as the game on the table changes
 
     layouts = (
-        "scoring.kv",
+        "proof.kv",
         "audit.kv",
     )
 
@@ -70,30 +70,24 @@ class AuditScreen(Layout, Screen):
         return self.game if self.game is not None else app().controller.game_id
 
     def refresh(self) -> None:
-        ctl = app().controller
+        """The game's draws, commitment and chain head as its log holds them (the game on
+        the table's too: every action is committed before it is shown)."""
+        a = app()
         game = self.shown_game()
         self.ranking_text = ""
-        if game is None:
+        summary = a.archive.game_summary(game) if game is not None else None
+        if game is None or summary is None:
             self.title_text = _("Audit: every draw of this game")
             self.draws_text = _("No game is open.")
             self.commitment_text = self.commitment_note = self.head_text = self.head_note = ""
             return
+        draws = a.archive.logged_draws(game)
+        commitment = summary.commitment or ""
         if self.game is None:
-            view = ctl.view()
-            draws = view.draws
-            commitment = view.commitment
-            final = ctl.phase == "abandoned"  # the game on the table is closed only as it leaves
+            # the game on the table is closed only as it leaves
+            final = a.controller.phase == "abandoned"
             self.title_text = _("Audit: every draw of this game")
         else:
-            summary = ctl.game_summary(game)
-            if summary is None:
-                self.title_text = _("Audit: every draw of this game")
-                self.draws_text = _("No game is open.")
-                self.commitment_text = self.commitment_note = ""
-                self.head_text = self.head_note = ""
-                return
-            draws = ctl.logged_draws(game)
-            commitment = summary.commitment or ""
             final = summary.closed or summary.status == "abandoned"
             status = summary.status or ""
             self.title_text = _("Game {game} · {edition} · {date} · {status}").format(
@@ -118,7 +112,7 @@ class AuditScreen(Layout, Screen):
             "Game {game}: its commitment, the bag sealed before the first draw"
         ).format(game=game)
         self.commitment_text = grouped(commitment) if commitment else ""
-        self.head_text = grouped(ctl.chain_head(game))
+        self.head_text = grouped(a.archive.chain_head(game))
         self.head_note = (
             _("Final chain head. Photograph this: it proves the game was not rewritten later")
             if final
@@ -145,7 +139,7 @@ class AuditScreen(Layout, Screen):
         game = self.shown_game()
         if game is None:
             return
-        check = app().controller.verify(game)
+        check = app().archive.verify(game)
         if not check.ok:
             self.result = _("NOT verified: {message}").format(message=localized(check.message))
             return
@@ -172,7 +166,7 @@ class AuditScreen(Layout, Screen):
         try:
             folder.mkdir(parents=True, exist_ok=True)
             with open(target, "w", encoding="utf-8") as out:
-                count = app().controller.export(game, out)
+                count = app().archive.export(game, out)
         except OSError as e:
             self.result = _("Export failed: {reason}").format(reason=e.strerror or e)
             return
@@ -182,14 +176,14 @@ class AuditScreen(Layout, Screen):
             "Exported {n} records to {where}: {name}",
             count,
         ).format(n=count, where=where, name=target.name)
-        summary = app().controller.game_summary(game)
+        summary = app().archive.game_summary(game)
         if summary is None or summary.status != "over":
             return
         results = folder / f"clank-game-{game}-results.csv"  # for spreadsheets
         try:
             with open(results, "w", encoding="utf-8", newline="") as out:
-                app().controller.results_csv(game, out)
-        except (OSError, ValueError):
+                app().archive.results_csv(game, out)
+        except (OSError, ValueError):  # ValueError: NoResults, none to write
             results.unlink(missing_ok=True)
             return
         self.result += "\n" + _("and the results: {name}").format(name=results.name)

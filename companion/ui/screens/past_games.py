@@ -13,8 +13,8 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from companion.archive import GameSummary
 from companion.i18n import _, ngettext, player_name
-from companion.kinds.clank.view import GameSummary
 from companion.ui.colours import letter
 from companion.ui.layouts import Layout
 from companion.ui.screens.kit import GAME_STATUS, app, edition_title, game_date
@@ -32,7 +32,7 @@ class PastGamesScreen(Layout, Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        games = list(reversed(app().controller.games()))
+        games = list(reversed(app().archive.games()))
         self.summary = ngettext("{n} game", "{n} games", len(games)).format(n=len(games))
         grid = self.ids.games
         grid.clear_widgets()

@@ -146,10 +146,10 @@ function labelOf(payload, player) {
 // Which colour (or name) this phone follows in this game. The choice of the game
 // before is never taken over silently: a new game asks again, the last choice marked.
 function picker(payload) {
-  const tschak = payload.edition === "tschak";
+  const byName = payload.view.pick === "name"; // players named at the table, not colours
   const box = el("section", "panel");
   box.id = "pick";
-  box.append(el("h2", "", t(tschak ? "pick_name" : "pick_colour")));
+  box.append(el("h2", "", t(byName ? "pick_name" : "pick_colour")));
   const last = kept.lastChoice(storage, payload.game);
   if (last !== null && kept.choiceFor(storage, payload.game) === null) {
     box.append(el("div", "line soft", t("pick_again")));
@@ -254,8 +254,9 @@ function nextPanel(payload) {
   box.append(el("div", "label", t("bag")));
   const bag = el("div", "bag");
   bag.id = "bag";
+  const shown = payload.view.bag || Object.keys(state.bag); // the cubes its edition has
   for (const [kind, n] of Object.entries(state.bag)) {
-    if (kind === "ghost" && state.edition !== "catacombs") continue;
+    if (!shown.includes(kind)) continue;
     const letter = W.letters[kind] || (kind === "black" ? "■" : kind === "ghost" ? "◌" : "?");
     bag.append(el("span", "", chip(kind, letter), n));
   }
@@ -396,8 +397,8 @@ async function judgeWitness(payload, proof) {
   return kept.judge(entry, proof, matches);
 }
 
-// ------------------------------------------------------------------ Tschak!
-function tschakRunning(payload, main) {
+// ------------------------------------------------------------------ the towers (Tschak!)
+function towersRunning(payload, main) {
   const state = payload.state;
   const where = [t("tower", { tower: state.tower })];
   if (state.floor) where.push(t("floor", { floor: state.floor }));
@@ -681,7 +682,11 @@ function render() {
     return;
   }
   if (!payload.state) {
-    main.append(el("p", "notice", t(payload.error === "unreadable" ? "unreadable" : "no_game")));
+    const why = ["unreadable", "not_shown"].includes(payload.error) ? payload.error : "no_game";
+    if (payload.title) {
+      document.getElementById("title").textContent = payload.title + " · #" + payload.game;
+    }
+    main.append(el("p", "notice", t(why)));
     if (live) appendEarlier(main, payload);
     return;
   }
@@ -695,8 +700,8 @@ function render() {
     return;
   }
   const ended = payload.status !== "playing";
-  const tschak = payload.edition === "tschak";
-  if (ended || tschak || !me) {
+  const towers = payload.view.layout === "towers"; // else the dragon's: the table's own panels
+  if (ended || towers || !me) {
     // who this phone follows (in Clank!'s own panel while the game runs)
     main.append(el("div", "who bar", me ? chip(colourOf(payload, me), letterOf(payload, me)) : null,
       me ? labelOf(payload, me) + " (" + t("you") + ")" : t("watching"), el("span", "gap"),
@@ -704,7 +709,7 @@ function render() {
   }
   if (payload.damaged) main.append(el("p", "warning", t("damaged", { n: payload.damaged })));
   if (ended) endPanels(payload, main);
-  if (tschak) tschakRunning(payload, main);
+  if (towers) towersRunning(payload, main);
   else if (!ended) clankRunning(payload, main);
   if (live) appendEarlier(main, payload);
   if (ended) fetchExtras(payload);

@@ -21,10 +21,10 @@ from companion.i18n import _, ngettext, player_name
 from companion.kinds import kind_of
 from companion.kinds.base import KindControl, TableFace
 from companion.kinds.clank.controller import Controller
-from companion.kinds.clank.view import AttackEvent, Offer, describe_action
+from companion.kinds.clank.view import AttackEvent, Offer, attacks_of, describe_action
 from companion.live import Update
 from companion.store import GameStore
-from companion.store.tags import TagError, component_words, components
+from companion.store.tags import TagError, TagRegistry, component_words, components
 from companion.ui.widgets import AttackView, StatusBar
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ class TableDesk:
     """The table of the app's own kind, as the shell's base (see the module)."""
 
     controller: Controller
+    tags: TagRegistry  # the app's tag registry
     status: StatusBar
     ready_text: str  # what the status bar says when nothing else is to say
     screens: ScreenManager
@@ -98,7 +99,7 @@ class TableDesk:
 
     def _make_controller(self, store: GameStore) -> Controller:
         """The controller of the app's own table, its updates told to the desk."""
-        controller = Controller(store)
+        controller = Controller(store, registry=self.tags)
         controller.listeners.append(self.on_update)
         return controller
 
@@ -109,18 +110,21 @@ class TableDesk:
         # the table screen's own line says what just happened: the status bar does not
         # repeat it there (it keeps what the line does not show: ignored scans, badges)
         on_table = self.screens.current == "table"
-        told = ("rejected", "unknown_tag", "ignored", "refill", "seat", "opening")
-        if update.kind in told and update.message:
+        # a deck to scan for scoring is said on the scoring screen, not in the status bar
+        scoring = update.kind == "entry" and update.what == "scoring"
+        told = ("rejected", "unknown_tag", "ignored", "entry", "seat")
+        if update.kind in told and update.message and not scoring:
             repeated = on_table and update.kind not in ("ignored", "seat", "unknown_tag")
             self.status.text = self.ready_text if repeated else update.message
-        elif update.kind in ("action", "game", "scoring"):
+        elif update.kind in ("action", "game") or scoring:
             self.status.text = self.ready_text
         if update.kind == "seat" and self.screens.current == "newgame" and update.component:
             self.screens.get_screen("newgame").toggle_seat(update.component.name)
         if update.kind == "unknown_tag" and update.uid:
             self.choose_binding(update.uid, rebind=False, then=self._tell_status)
-        if update.attacks:
-            self.show_attacks(update.attacks)
+        attacks = attacks_of(update.detail)  # what the controller told of the action
+        if attacks:
+            self.show_attacks(attacks)
 
     def show_attacks(self, attacks: tuple[AttackEvent, ...]) -> None:
         """The dragon's attacks as events, one after the other (a refill's attack, then
@@ -426,7 +430,7 @@ class TableDesk:
 
         def bind(component: Any) -> None:
             try:
-                binding = ctl.bind_tag(uid, component, rebind=rebind)
+                binding = self.tags.bind(uid, component, rebind=rebind)
             except TagError as e:
                 then(e.localized())
                 return

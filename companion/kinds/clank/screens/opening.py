@@ -1,5 +1,5 @@
 """The opening: the set-up checklist, the commitment (text and QR code), the opening row
-as it is dealt, and the seed words the table types. Layout in kv/opening.kv."""
+as it is dealt, and the seed words the table types. Layout in the kind's kv/opening.kv."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
 from companion.kinds.clank.view import TableView
-from companion.ui.layouts import Layout
+from companion.ui.layouts import Layout, kind_layout
 from companion.ui.screens.kit import app, grouped
+
+KV = "companion.kinds.clank"  # the package whose kv/ holds its layouts
 
 
 def docked_keyboard_height() -> float:
@@ -30,7 +32,7 @@ def docked_keyboard_height() -> float:
 class OpeningScreen(Layout, Screen):
     """Set-up checklist, the commitment (text and QR), the opening row, the seed words."""
 
-    layouts = ("opening.kv",)
+    layouts = (kind_layout(KV, "opening.kv"),)
 
     checklist = StringProperty("")
     commitment = StringProperty("")

@@ -2,7 +2,7 @@
 artifacts, the turn marker, the two big figures (cubes in the Clank! area, health left)
 and the next draw's odds in words. One touch target: a tap opens the player's actions.
 
-Layout in kv/table.kv (the panel's rule); what it shows is set by ``PlayerPanel.show``
+Layout in the kind's kv/table.kv (the panel's rule); what it shows is set by ``PlayerPanel.show``
 from the table's view, as the table screen (companion.kinds.clank.screens.table) is.
 """
 
@@ -31,7 +31,9 @@ from companion.ui.colours import (
     text_colour,
 )
 from companion.ui.drawn import DrawnText, DrawnWidget
-from companion.ui.layouts import Layout
+from companion.ui.layouts import Layout, kind_layout
+
+KV = "companion.kinds.clank"  # the package whose kv/ holds its layouts
 
 COIN = "●"  # drawn in DejaVuSans, in gold
 ARTIFACT = "[font=DejaVuSans][color={colour}]◆[/color][/font]"
@@ -312,7 +314,7 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
     big numerals, gold and artifacts, the next draw's odds in words. One touch target:
     a tap opens the player's actions."""
 
-    layouts = ("table.kv",)
+    layouts = (kind_layout(KV, "table.kv"),)
 
     player = StringProperty("")
     letter = StringProperty("")

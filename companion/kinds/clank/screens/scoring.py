@@ -1,6 +1,6 @@
 """The end of a game: the winner, each player's total and breakdown, the decks scanned
 (or added by hand), the proof so far (not the one to photograph while the decks are being
-scanned), and the final proof once the table closes the game. Layout in kv/scoring.kv."""
+scanned), and the final proof once the table closes the game. Layout in the kind's kv/scoring.kv."""
 
 from __future__ import annotations
 
@@ -21,11 +21,13 @@ from companion.kinds.clank.view import TableView
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.drawn import text_extent
 from companion.ui.figures import CROWDED, TEXT, WatchedFigure, around, figure_size
-from companion.ui.layouts import Layout
+from companion.ui.layouts import Layout, kind_layout
 from companion.ui.qr import ProofView
 from companion.ui.screens.kit import app, grouped, part_name, proof_data, table_button
 from companion.ui.screens.popups import Picker
 from companion.ui.widgets import FitLabel
+
+KV = "companion.kinds.clank"  # the package whose kv/ holds its layouts
 
 
 class ScoringScreen(Layout, Screen):
@@ -35,7 +37,7 @@ class ScoringScreen(Layout, Screen):
     final (a tap shows it full screen, marked so). Close game writes the close record and
     shows the final proof full screen (``close_game``)."""
 
-    layouts = ("scoring.kv",)
+    layouts = ("proof.kv", kind_layout(KV, "scoring.kv"))
 
     player = StringProperty("")
     winner_text = StringProperty("")  # the winner in one sentence ("Red wins — 39")
@@ -262,7 +264,7 @@ def final_proof(ctl: Any, game: int, client_seed: str) -> ProofView:
     last hash)."""
     row = ctl.store.game_row(game)
     seed = row.get("server_seed") or ""
-    head = ctl.chain_head(game)
+    head = ctl.store.chain_head(game)
     final = bool(row.get("closed"))
     data = proof_data(game, row.get("commitment") or "", seed, client_seed, head, final=final)
     return ProofView(data, grouped(seed, per_line=2), grouped(head, per_line=2), final=final)

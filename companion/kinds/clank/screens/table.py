@@ -4,7 +4,7 @@ dragon is, and what the next attack draws from the bag.
 The screen is a function of the controller's view (``companion.kinds.clank.view.TableView``):
 ``redraw(view)`` sets every text and every button from it and from nothing else, so a
 screen built afresh from the same view shows the same (the tests check this after every
-step of random play). Layout lives in kv/table.kv; each player's panel is
+step of random play). Layout lives in the kind's kv/table.kv; each player's panel is
 companion.kinds.clank.screens.panel.
 """
 
@@ -44,8 +44,10 @@ from companion.kinds.clank.view import TableView
 from companion.ui.cached import Cached
 from companion.ui.colours import LIGHT_INK, colour, letter, text_colour
 from companion.ui.drawn import DrawnText, DrawnWidget, Ink, text_extent
-from companion.ui.layouts import Layout
+from companion.ui.layouts import Layout, kind_layout
 from companion.ui.taps import Steady
+
+KV = "companion.kinds.clank"  # the package whose kv/ holds its layouts
 
 WARNING = "[font=DejaVuSans]⚠[/font] "
 GO = (0.2, 0.5, 0.28, 1)  # End turn once the game is over (greyed out)
@@ -246,7 +248,7 @@ def row_name(card: str) -> str:
 class RowCard(Layout, Steady, Button):
     """A card of the dungeon row: tap it when it leaves the row (bought, defeated, used)."""
 
-    layouts = ("table.kv",)
+    layouts = (kind_layout(KV, "table.kv"),)
 
     card = StringProperty("")
     danger = BooleanProperty(False)
@@ -257,11 +259,11 @@ class NoTagButton(Layout, Button):
     """While the row is refilled, in the next card's place: the card revealed there has
     no tag (the table then says which card it is)."""
 
-    layouts = ("table.kv",)
+    layouts = (kind_layout(KV, "table.kv"),)
 
 
 class TableScreen(Layout, Screen):
-    layouts = ("table.kv",)
+    layouts = (kind_layout(KV, "table.kv"),)
     view = ObjectProperty(None, allownone=True)
     next_attack = StringProperty("0")
     next_caption = StringProperty("")  # the draw the figure is of: the one the odds are of

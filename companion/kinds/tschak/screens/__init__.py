@@ -1,4 +1,4 @@
-"""The Tschak! (Хрясь!) screens, one module and one layout (kv/tschak/<screen>.kv) each:
+"""The Tschak! (Хрясь!) screens, one module and one layout (its kv/<screen>.kv) each:
 the set-up, the catalog check, a tower's floors, the teams of a floor (and the trophies'
 last cards), the verdict, and the end.
 

@@ -145,7 +145,7 @@ def make_control(a: Any) -> TschakControl:
         start=start,
         resume=resume,
         store=a.store,
-        registry=a.controller.registry,
+        registry=a.tags,
         catalog_path=default_catalog_path(a.store.path),
     )
     control.listeners.append(lambda update: tschak_update(a, update))

@@ -1,6 +1,6 @@
 """The Tschak! card catalog checked once against the table's own cards: one card at a
 time, its number and weapon corrected where the table reads something else. Layout in
-kv/tschak/catalog.kv."""
+the kind's kv/catalog.kv."""
 
 from __future__ import annotations
 
@@ -23,8 +23,11 @@ from companion.kinds.tschak.screens.widgets import (
     sync,
 )
 from companion.kinds.tschak.views import CheckView, TschakView
+from companion.ui.layouts import kind_layout
 
-LAYOUTS = (*Tschak.layouts, "tschak/catalog.kv")
+KV = "companion.kinds.tschak"  # the package whose kv/ holds its layouts
+
+LAYOUTS = (*Tschak.layouts, kind_layout(KV, "catalog.kv"))
 
 
 class TschakCatalogScreen(TschakScreen):

@@ -1,5 +1,5 @@
 """The end of a Tschak! game: each player scans their two piles against the game; then
-the winner first and large, and the breakdown. Layout in kv/tschak/final.kv."""
+the winner first and large, and the breakdown. Layout in the kind's kv/final.kv."""
 
 from __future__ import annotations
 
@@ -28,8 +28,11 @@ from companion.kinds.tschak.screens.widgets import (
 from companion.kinds.tschak.views import FinalView, ScoreColumnView, TschakView
 from companion.ui.colours import colour
 from companion.ui.drawn import text_extent
+from companion.ui.layouts import kind_layout
 
-LAYOUTS = (*Tschak.layouts, "tschak/final.kv")
+KV = "companion.kinds.tschak"  # the package whose kv/ holds its layouts
+
+LAYOUTS = (*Tschak.layouts, kind_layout(KV, "final.kv"))
 
 
 class PilePanel(Seated, ButtonBehavior, BoxLayout):

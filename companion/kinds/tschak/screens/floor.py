@@ -1,6 +1,6 @@
 """A Tschak! floor's teams (or the trophies' last cards): a panel per player, in the
 player's colour, filled card by card from the reader or by tapping. Layout in
-kv/tschak/floor.kv."""
+the kind's kv/floor.kv."""
 
 from __future__ import annotations
 
@@ -26,8 +26,11 @@ from companion.kinds.tschak.screens.widgets import (
 )
 from companion.kinds.tschak.views import CardView, TeamView, TschakView, card_view
 from companion.ui.drawn import text_extent
+from companion.ui.layouts import kind_layout
 
-LAYOUTS = (*Tschak.layouts, "tschak/floor.kv")
+KV = "companion.kinds.tschak"  # the package whose kv/ holds its layouts
+
+LAYOUTS = (*Tschak.layouts, kind_layout(KV, "floor.kv"))
 FIGURE = 48  # px: a card's number, the figure a team is counted by (34 px of ink)
 TIGHT_FIGURE = 42  # a team with a misplay to own up to: 30 px of ink, a card a line
 TOTALS = sp(44)  # the running totals' figures: 31 px of digits

@@ -1,7 +1,7 @@
 """The Tschak! pop-ups: a card picker (cards to tap, in their own colours), a question
 with one big button per answer, and what opens them from several screens (the menu, the
 catalog check, closing or abandoning the game, a tie the rules cannot break). Layout in
-kv/tschak/popups.kv."""
+the kind's kv/popups.kv."""
 
 from __future__ import annotations
 
@@ -19,8 +19,11 @@ from companion.i18n import _
 from companion.kinds.tschak.screens.widgets import Tschak, app, button, chip, ctl
 from companion.kinds.tschak.views import CardView, TschakView
 from companion.ui.drawn import text_extent
+from companion.ui.layouts import kind_layout
 
-POPUPS = (*Tschak.layouts, "tschak/popups.kv")
+KV = "companion.kinds.tschak"  # the package whose kv/ holds its layouts
+
+POPUPS = (*Tschak.layouts, kind_layout(KV, "popups.kv"))
 
 
 class CardPicker(Tschak, ModalView):

@@ -1,5 +1,5 @@
 """Before a Tschak! game: the seats, every setting with its default (changeable), and the
-card catalog's state; Start records the game. Layout in kv/tschak/setup.kv."""
+card catalog's state; Start records the game. Layout in the kind's kv/setup.kv."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ from companion.kinds.tschak.screens.base import TschakScreen
 from companion.kinds.tschak.screens.popups import Choices, grown, open_catalog_check
 from companion.kinds.tschak.screens.widgets import Tschak, cell, ctl
 from companion.kinds.tschak.views import SettingView, TschakView
+from companion.ui.layouts import kind_layout
 
-LAYOUTS = (*Tschak.layouts, "tschak/setup.kv")
+KV = "companion.kinds.tschak"  # the package whose kv/ holds its layouts
+
+LAYOUTS = (*Tschak.layouts, kind_layout(KV, "setup.kv"))
 
 
 class SettingRow(Tschak, BoxLayout):

@@ -1,5 +1,5 @@
 """A Tschak! tower's three floors: each floor's monster and treasure, scanned or tapped
-into its slot. Layout in kv/tschak/tower.kv."""
+into its slot. Layout in the kind's kv/tower.kv."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ from companion.kinds.tschak.screens.base import TschakScreen
 from companion.kinds.tschak.screens.popups import CardPicker
 from companion.kinds.tschak.screens.widgets import CardChip, Tschak, cell, ctl, sync
 from companion.kinds.tschak.views import TschakView, card_view
+from companion.ui.layouts import kind_layout
 
-LAYOUTS = (*Tschak.layouts, "tschak/tower.kv")
+KV = "companion.kinds.tschak"  # the package whose kv/ holds its layouts
+
+LAYOUTS = (*Tschak.layouts, kind_layout(KV, "tower.kv"))
 
 
 def open_slot_picker(which: str, floor: int) -> None:

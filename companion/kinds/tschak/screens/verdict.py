@@ -1,6 +1,6 @@
 """The verdict of a Tschak! floor: every team's strength large, who takes the treasure
 and the monster, and why (the tie chain in words); for a tower's trophies, the gold and
-the passing of the hands. Layout in kv/tschak/verdict.kv."""
+the passing of the hands. Layout in the kind's kv/verdict.kv."""
 
 from __future__ import annotations
 
@@ -19,8 +19,11 @@ from companion.kinds.tschak.views import (
     TschakView,
     VerdictTeamView,
 )
+from companion.ui.layouts import kind_layout
 
-LAYOUTS = (*Tschak.layouts, "tschak/verdict.kv")
+KV = "companion.kinds.tschak"  # the package whose kv/ holds its layouts
+
+LAYOUTS = (*Tschak.layouts, kind_layout(KV, "verdict.kv"))
 CARD_FIGURE = sp(46)  # a trophy's last card: its number 33 px of ink, in a row of 72 dp
 
 

@@ -1,6 +1,6 @@
 """The pieces every Tschak! screen is made of: a card as a chip in its own colour, a big
 button whose words always fit, a cell of a table of figures, a player's part in their
-colour. Layout in kv/tschak/widgets.kv."""
+colour. Layout in the kind's kv/widgets.kv."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ from companion.kinds.tschak.control import TschakControl
 from companion.kinds.tschak.progress import EDITION
 from companion.kinds.tschak.views import CardView
 from companion.ui.colours import colour, letter, panel_ink, panel_tint, text_colour
-from companion.ui.layouts import Layout
+from companion.ui.layouts import Layout, kind_layout
 from companion.ui.widgets import FitLabel
+
+KV = "companion.kinds.tschak"  # the package whose kv/ holds its layouts
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
@@ -52,10 +54,10 @@ def ctl() -> TschakControl:
 
 class Tschak(Layout):
     """Inherited first by every Tschak! widget: the pieces' rules are in
-    kv/tschak/widgets.kv; a screen or a widget with rules of its own names its layout
+    the kind's kv/widgets.kv; a screen or a widget with rules of its own names its layout
     after them."""
 
-    layouts: tuple[str, ...] = ("tschak/widgets.kv",)
+    layouts: tuple[str, ...] = (kind_layout(KV, "widgets.kv"),)
 
 
 class CardChip(Tschak, ButtonBehavior, BoxLayout):

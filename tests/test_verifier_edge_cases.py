@@ -1,4 +1,4 @@
-"""The last holes in the verifiers and the database, each reproduced: a given seed passed
+"""The verifiers and the database at their edges, each case reproduced: a given seed passed
 off as an old log's, one verdict for a running game, a schema version set back by hand,
 game numbers beyond SQLite's 64 bits."""
 
@@ -26,7 +26,7 @@ from companion.verify_log import (
     record_bytes,
 )
 from tests.helpers import companion_draws_seed
-from tests.test_proof_fixes import export_text, standalone
+from tests.test_proof_rigged_or_fair import export_text, standalone
 from tests.test_web_verify_js import NODE, VERDICTS_JS, VERIFY_JS, needs_node
 
 ROOT = Path(__file__).resolve().parent.parent

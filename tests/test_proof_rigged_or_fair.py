@@ -1,5 +1,5 @@
-"""What a hostile pass found in the proof, each reproduced: a fair game never looks
-rigged, and a rigged one never looks fair."""
+"""Attacks on the proof, each reproduced: a fair game never looks rigged, and a rigged
+one never looks fair."""
 
 from __future__ import annotations
 

@@ -535,12 +535,15 @@ def test_every_count_on_the_phone_goes_through_a_plural():
     word with one form; the page's: a count only through its plurals (tn), never a
     number put beside a word."""
     web = ROOT / "companion" / "web"
+    phones = sorted((ROOT / "companion" / "kinds").glob("*/phones.py"))  # each kind's words
+    assert phones
     single = []
-    for path in sorted(web.glob("*.py")):
+    for path in [*sorted(web.glob("*.py")), *phones]:
         single += [text for _name, text in _strings_given_to(path, {"_", "N_", "ed_"})]
     assert [text for text in single if "{n}" in text and text not in NOT_A_COUNT] == []
     assert [text for text in WORDS.values() if "{n}" in text and text not in NOT_A_COUNT] == []
-    plurals = _strings_given_to(web / "view.py", {"ngettext", "ned_"})
+    clank = ROOT / "companion" / "kinds" / "clank" / "phones.py"
+    plurals = _strings_given_to(clank, {"ngettext", "ned_"})
     assert any("{n}" in text for _name, text in plurals)  # the odds' "Most likely N damage"
     for singular, plural in PLURALS.values():
         assert "{n}" in singular + plural or singular != plural
