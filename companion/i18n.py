@@ -63,7 +63,7 @@ from pathlib import Path
 from typing import Any
 
 # the message types live beside the rules (no translation there); they are named here too
-from companion.msg import (  # noqa: F401
+from companion.msg import (
     EN_,
     N_,
     NC_,
@@ -75,12 +75,72 @@ from companion.msg import (  # noqa: F401
 )
 from companion.resources import package_path
 
+__all__ = [
+    # the message types, named here too
+    "EN_",
+    "N_",
+    "NC_",
+    "NN_",
+    "Msg",
+    "Name",
+    "Refusal",
+    "localized",
+    # the languages and their catalogs
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "system_language",
+    "resolve_language",
+    "set_language",
+    "current_language",
+    "catalog_path",
+    "compiled_path",
+    "translation",
+    # words said in the current language, and said again after a switch
+    "Said",
+    "retold",
+    "retell_held",
+    "_",
+    "ngettext",
+    "pgettext",
+    "npgettext",
+    # an edition's own words
+    "EDITIONS",
+    "edition_words",
+    "ed_",
+    "ned_",
+    "translate_template",
+    # the names the screens give colours and the reader's states
+    "CUBE_NAMES",
+    "COLOUR_LETTERS",
+    "READER_STATES",
+    "reader_state",
+    "player_name",
+    "colour_letter",
+]
+
 log = logging.getLogger(__name__)
 
 LOCALE_DIR = package_path("locale")  # package data (companion/resources.py)
 DOMAIN = "companion"
 LANGUAGES = ("en", "ru", "uk", "es")  # English is the source: it has no catalog
-EDITIONS = ("clank", "catacombs")  # the gettext contexts of ed_ and ned_
+# the gettext contexts of ed_ and ned_: the editions whose words differ (each named by
+# its kind, when its package is first imported: ``edition_words``), and the one whose
+# words an edition without its own (None included, as a badge has none) reads in
+EDITIONS: tuple[str, ...] = ()
+_default_context = ""
+
+
+def edition_words(contexts: tuple[str, ...], default: str) -> None:
+    """A kind's editions that have words of their own (gettext contexts), and the one
+    read for an edition that has none."""
+    global EDITIONS, _default_context
+    EDITIONS = tuple(dict.fromkeys((*EDITIONS, *contexts)))
+    _default_context = _default_context or default
+
+
+def _context(edition: str | None) -> str:
+    return edition if edition is not None and edition in EDITIONS else _default_context
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
@@ -252,15 +312,15 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 
 
 def ed_(edition: str | None, message: str) -> str:
-    """``message`` in the words of ``edition`` ("clank" or "catacombs"; any other, None
-    included, as a badge has none, reads as Clank!)."""
-    context = edition if edition in EDITIONS else "clank"
+    """``message`` in the words of ``edition`` (one of ``EDITIONS``; any other, None
+    included, as a badge has none, reads in the default edition's words)."""
+    context = _context(edition)
     return Said(_translation.pgettext(context, message), ed_, (edition, message))
 
 
 def ned_(edition: str | None, singular: str, plural: str, n: int) -> str:
     """The plural form for ``n``, in the words of ``edition``."""
-    context = edition if edition in EDITIONS else "clank"
+    context = _context(edition)
     shown = _translation.npgettext(context, singular, plural, n)
     return Said(shown, ned_, (edition, singular, plural, n))
 
@@ -268,7 +328,7 @@ def ned_(edition: str | None, singular: str, plural: str, n: int) -> str:
 def translate_template(template: str | tuple[str, str], n: object, edition: str | None) -> str:
     """The template in the current language: the edition's words first, then the plain
     catalog (an ``EN_`` template lives in the edition contexts, an ``N_`` one without)."""
-    context = edition if edition in EDITIONS else "clank"
+    context = _context(edition)
     if isinstance(template, tuple):
         if not isinstance(n, int):  # Msg refuses a plural template without one
             raise TypeError("a plural message needs a whole number n")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from companion import i18n
-from companion.i18n import DOMAIN, EDITIONS
+from companion.i18n import DOMAIN
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -117,14 +117,26 @@ class Extracted(TypedDict):
     comments: list[str]
 
 
+def edition_contexts() -> tuple[str, ...]:
+    """The gettext contexts of ``ed_`` and ``ned_``: every kind's editions with words of
+    their own (each kind names them when its package is imported)."""
+    from companion import i18n
+    from companion.kinds import editions, kind_of
+
+    for edition in editions():
+        kind_of(edition)
+    return i18n.EDITIONS
+
+
 def extract(root: Path = PROJECT) -> dict[tuple[str | None, str], Extracted]:
     """Every message the code uses, keyed by (context, msgid): its plural and where it
     is used. kv files are read as Python: their ``_("...")`` calls are Python calls."""
     from babel.messages.extract import extract as babel_extract
 
     found: dict[tuple[str | None, str], Extracted] = {}
+    editions = edition_contexts()
     for path in source_files(root):
-        for keywords, contexts in ((KEYWORDS, None), (EDITION_KEYWORDS, EDITIONS)):
+        for keywords, contexts in ((KEYWORDS, None), (EDITION_KEYWORDS, editions)):
             with open(path, "rb") as f:
                 messages = list(
                     babel_extract("python", f, keywords=keywords, comment_tags=("TRANSLATORS:",))

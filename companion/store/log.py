@@ -15,6 +15,15 @@ from typing import Any
 from companion.i18n import N_
 from companion.store import lock
 from companion.store.db import LazyDatabase, StoreError, open_database
+from companion.store.records import (
+    AbandonBody,
+    ActionBody,
+    Body,
+    CloseBody,
+    EndBody,
+    RecordKind,
+    RevealBody,
+)
 from companion.store.seal import SealError, key_path, load_key
 from companion.verify_log import FORMAT, GENESIS, VERSION, canonical, link_hash, record_bytes
 
@@ -430,7 +439,9 @@ class GameLog:
         self.seq = seq
         self.head = head
 
-    def _commit(self, records: list[tuple[str, Any]], update: tuple[str, list[Any]] | None) -> None:
+    def _commit(
+        self, records: list[tuple[RecordKind, Body]], update: tuple[str, list[Any]] | None
+    ) -> None:
         seq, head = self.seq, self.head
         try:
             with self.store.db.atomic():
@@ -450,9 +461,8 @@ class GameLog:
         draws: list[dict[str, Any]],
         ending: dict[str, Any] | None,
     ) -> None:
-        records: list[tuple[str, Any]] = [
-            ("action", {"action": action, "events": events, "draws": draws})
-        ]
+        body: ActionBody = {"action": action, "events": events, "draws": draws}
+        records: list[tuple[RecordKind, Body]] = [("action", body)]
         update = None
         # the record that ends the game says when (BG Stats' length of the play, read
         # back from the log by whoever shows it later)
@@ -463,14 +473,19 @@ class GameLog:
                 [json.dumps(ending["ranking"]), self.game],
             )
         elif ending is not None and "server_seed" not in ending:  # over, with no seed
-            records.append(("end", {"reason": ending["reason"], "ended_at": ended_at}))
+            end: EndBody = {"reason": ending["reason"], "ended_at": ended_at}
+            records.append(("end", end))
             update = (
                 "UPDATE games SET status = 'over', ranking = ? WHERE id = ?",
                 [json.dumps(ending["ranking"]), self.game],
             )
         elif ending is not None:
-            reveal = {"server_seed": ending["server_seed"], "reason": ending["reason"]}
-            records.append(("reveal", {**reveal, "ended_at": ended_at}))
+            reveal: RevealBody = {
+                "server_seed": ending["server_seed"],
+                "reason": ending["reason"],
+                "ended_at": ended_at,
+            }
+            records.append(("reveal", reveal))
             update = (
                 "UPDATE games SET status = 'over', server_seed = ?, ranking = ? WHERE id = ?",
                 [ending["server_seed"], json.dumps(ending["ranking"]), self.game],
@@ -480,13 +495,15 @@ class GameLog:
     def close(self, reason: str) -> None:
         """The table closed the scored game: nothing more is written to its log, and
         this record's hash is the final chain head, the one to photograph."""
-        self._commit([("close", {"reason": reason})], None)
+        close: CloseBody = {"reason": reason}
+        self._commit([("close", close)], None)
 
     def abandon(self, server_seed: str | None, reason: str) -> None:
         """The game is given up; ``server_seed`` None: it was lost with its key. The
         record says when (``ended_at``), as the record that ends a game does."""
+        body: AbandonBody = {"server_seed": server_seed, "reason": reason, "ended_at": now_text()}
         self._commit(
-            [("abandon", {"server_seed": server_seed, "reason": reason, "ended_at": now_text()})],
+            [("abandon", body)],
             (
                 "UPDATE games SET status = 'abandoned', server_seed = ? WHERE id = ?",
                 [server_seed, self.game],

@@ -8,6 +8,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from companion.kinds.clank.catalog.vprule import VPRule, VPRuleError, parse_vp_rule
 from companion.resources import package_path
@@ -308,7 +309,7 @@ def _token(line: int, r: dict[str, str]) -> Token:
     )
 
 
-def _edition(name: str, raw: dict) -> EditionSettings:
+def _edition(name: str, raw: dict[str, Any]) -> EditionSettings:
     w = f"editions.toml [{name}]"
     try:
         track = tuple(int(v) for v in raw["rage_track"])
