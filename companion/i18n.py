@@ -142,6 +142,7 @@ def edition_words(contexts: tuple[str, ...], default: str) -> None:
 def _context(edition: str | None) -> str:
     return edition if edition is not None and edition in EDITIONS else _default_context
 
+
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
 

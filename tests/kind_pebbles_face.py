@@ -68,5 +68,19 @@ class PebbleFace:
     def open_drawer(self) -> None:
         """No components to lay on a reader."""
 
+    visited: tuple[str, ...] = ()  # its menu visits no screen
+
+    def menu_entries(self, app: Any) -> list[tuple[str, Any]]:
+        return []  # nothing beyond what every table's menu has
+
+    def press(self, app: Any, button: str) -> None:
+        """The panel's buttons do nothing for pebbles."""
+
+    def turn(self, control: Any) -> object:
+        return control.phase
+
+    def tag_choices(self, edition: str) -> list[tuple[str, Any]]:
+        return []  # pebbles carry no tags
+
 
 FACE = PebbleFace()

@@ -830,7 +830,7 @@ class Monkey:
         long = self.game_events > self.game_length
         if self.move_on and long and table.kind and self.rng.random() < 0.2:
             return "end_game"
-        tschak = table.kind == "tschak" or self.app.own() is not None  # its set-up too
+        tschak = table.kind == "tschak" or self.own() is not None  # its set-up too
         if self.move_on and tschak and self.rng.random() < TSCHAK_STEP:
             return "tschak_step"
         kinds = list(self.weights)
@@ -902,8 +902,16 @@ class Monkey:
         else:
             self.fingers.append(Finger(at, "", "", None, False, before))
 
+    def own(self) -> tuple[Any, Any] | None:
+        """The Tschak! table the app is with (its game, its set-up, or one of its screens
+        shown), its face and controller; None: the Clank! table's."""
+        from companion.kinds import DEFAULT, kind_of
+
+        face, ctl = self.app.on_table()
+        return None if face is kind_of(DEFAULT).table_face() else (face, ctl)
+
     def mark(self) -> Mark:
-        own = self.app.own()
+        own = self.own()
         ctl = own[1] if own is not None else self.app.controller
         record = self.harness.store.read.execute("SELECT max(rowid) FROM log").fetchone()[0]
         turn = turn_of(ctl.snapshot()) if own is None and ctl.table is not None else None
@@ -994,10 +1002,9 @@ class Monkey:
         """A panel button (pressed twice: ``twice``), handed over to the main loop as the
         panel hands its presses over."""
         app = self.app
-        own = app.end_turn if button == "end_turn" else app.undo
 
         def work() -> None:  # as the panel's thread hands a press over (_start_hardware)
-            app.panel_press(button, own)
+            app.press(button)
 
         intent = Aim(0, 0, f"panel {button}", button, self._turn_number())
         self.target = f"panel {button}"
@@ -1070,10 +1077,10 @@ class Monkey:
 
     def _row(self) -> list[str]:
         snap = self.app.controller.snapshot()
-        return list(snap["row"]) if snap and not self.app.own() else []
+        return list(snap["row"]) if snap and not self.own() else []
 
     def _edition(self) -> str:
-        own = self.app.own()
+        own = self.own()
         if own is not None:
             return "tschak"
         ctl = self.app.controller
@@ -1123,7 +1130,7 @@ class Monkey:
         """The table moves on: a Clank! game played to its end (the dungeon knocks everyone
         out: the scoring follows) or given up (Settings: Abandon, confirmed); a scored one
         closed; a Tschak! set-up left."""
-        own = self.app.own()
+        own = self.own()
         ctl = own[1] if own is not None else self.app.controller
         game = ctl.game_id
         self.close_popups()
@@ -1171,7 +1178,7 @@ class Monkey:
         step's button once it takes taps: the game reaches its verdicts and its end."""
         from companion.i18n import _
 
-        own = self.app.own()
+        own = self.own()
         if own is None:
             return "tschak step: no Tschak! game"
         self.close_popups()  # a person puts a question or a picker away first
@@ -1266,7 +1273,7 @@ class Monkey:
         """A monster hits a player of the Clank! game on the table (as a table script's
         ``damage`` line): the games reach their end, the knock-outs and the scores."""
         ctl = self.app.controller
-        snap = ctl.snapshot() if self.app.own() is None and ctl.phase == "playing" else None
+        snap = ctl.snapshot() if self.own() is None and ctl.phase == "playing" else None
         if not snap:
             return "nobody to hurt"
         inside = [name for name, p in snap["players"].items() if p["status"] == "playing"]
@@ -1332,7 +1339,7 @@ class Monkey:
     # ------------------------------------------------------------------ the state
     def table(self) -> Table:
         app = self.app
-        own = app.own()
+        own = self.own()
         ctl = own[1] if own is not None else app.controller
         kind = "tschak" if own is not None else "clank"
         actions = self.actions()
@@ -1357,7 +1364,7 @@ class Monkey:
         return int(row[0])
 
     def _turn_number(self) -> int | None:
-        snap = self.app.controller.snapshot() if not self.app.own() else None
+        snap = self.app.controller.snapshot() if not self.own() else None
         return snap["turn"]["number"] if snap else None
 
     def popups(self) -> list[ModalView]:
@@ -1414,7 +1421,7 @@ class Monkey:
     def _screen_name(self) -> str:
         """The screen shown; a Tschak! verdict by what it is the verdict of."""
         screen = str(self.app.screens.current)
-        own = self.app.own()
+        own = self.own()
         if screen == "tschak_verdict" and own is not None:
             screen += f" ({own[1].phase})"
         return screen
@@ -1627,7 +1634,7 @@ class Monkey:
         )
 
     def _state_key(self) -> tuple[Any, ...]:
-        own = self.app.own()
+        own = self.own()
         ctl = own[1] if own is not None else self.app.controller
         try:
             view = ctl.view()
@@ -1831,12 +1838,8 @@ def fresh_screen(app: Any, live: Any) -> Any:
     local()
     screen.dispatch("on_pre_enter")
     local()  # what coming up reset (a message), as the live screen has it
-    if hasattr(screen, "show_own"):
+    if app.game_screen(live.name):  # a kind's screen, drawn as the app draws it
         screen.show_own()
-    elif hasattr(screen, "redraw"):
-        view = app.controller.view()
-        if view.players:
-            screen.redraw(view)
     if hasattr(screen, "show_unresumable"):
         screen.show_unresumable()
     lay_out(screen, live.size)

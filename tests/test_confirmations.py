@@ -26,6 +26,7 @@ from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.modalview import ModalView  # noqa: E402
 
 from companion.config import AppConfig, Config  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui import app as app_module  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
@@ -41,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture
 def ui(tmp_path, monkeypatch):
-    from companion.ui.widgets import AttackView
+    from companion.kinds.clank.screens.attack import AttackView
 
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setattr(AttackView, "STEP", 3600.0)  # no cube comes while a test looks
@@ -65,8 +66,8 @@ def playing(ui: Harness, *players: str) -> None:
 
 
 def close_attack(ui: Harness) -> None:
-    if ui.app.attack_view is not None:
-        ui.app.attack_view.dismiss(animation=False)
+    if desk_of(ui.app).attack_view is not None:
+        desk_of(ui.app).attack_view.dismiss(animation=False)
     ui.frames(2)
 
 
@@ -165,8 +166,8 @@ def test_the_panels_undo_button_asks_too_and_a_stale_answer_does_nothing(ui):
     playing(ui, "red", "blue")
     ctl = ui.app.controller
     attacked(ui)
-    ui.app.undo()  # the Undo button of the panel (hardware.gpio)
-    ui.app.undo()  # pressed again: one question
+    desk_of(ui.app).undo()  # the Undo button of the panel (hardware.gpio)
+    desk_of(ui.app).undo()  # pressed again: one question
     assert len(questions(ui)) == 1
     clank = ctl.view().players[0].clank
     ctl.clank(1, "red")  # the table moved on under the question (a scan...)
@@ -283,7 +284,7 @@ def test_a_double_tap_on_start_does_not_start_a_short_row_and_a_full_one_starts_
     ctl = ui.app.controller
     double_tap(ui, "Start the first turn")
     assert ctl.phase == "opening" and len(questions(ui)) == 1
-    ui.app.end_turn()  # the panel's End turn during the opening: the same question
+    desk_of(ui.app).end_turn()  # the panel's End turn during the opening: the same question
     assert len(questions(ui)) == 1 and ctl.phase == "opening"
     answer(ui, "Cancel")
     name = [n for n, dragon in ctl.dungeon_cards() if not dragon][5]

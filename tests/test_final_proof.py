@@ -23,6 +23,7 @@ KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
 from companion.kinds.clank.rules.errors import RuleError  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.script import MAX_CLIENT_SEED  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
@@ -58,8 +59,8 @@ def to_scoring(ui: Harness, client_seed: str) -> int:
     ctl.do({"do": "damage", "player": "red", "n": 10})
     ctl.do({"do": "damage", "player": "blue", "n": 10})
     ui.frames(3)
-    if ui.app.attack_view is not None:
-        ui.app.attack_view.dismiss(animation=False)
+    if desk_of(ui.app).attack_view is not None:
+        desk_of(ui.app).attack_view.dismiss(animation=False)
     assert ctl.phase == "scoring" and ui.app.screens.current == "scoring"
     ui.app.tags.bind(BURGLE, resolve("card", "clank", "Burgle"))
     ctl.scan(BURGLE)

@@ -33,6 +33,7 @@ from kivy.uix.textinput import TextInput  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
 from companion import i18n  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.kinds.clank.view import DrawView, attacks_from_events  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
@@ -173,7 +174,7 @@ def close_popups(ui: Harness) -> None:
 
 
 def wait_attack(ui: Harness) -> None:
-    view = ui.app.attack_view
+    view = desk_of(ui.app).attack_view
     assert view is not None
     ui.until(lambda: view.finished)
 
@@ -224,19 +225,19 @@ def tour(ui: Harness) -> Iterator[str]:
     app.open_menu()
     yield "menu"
     close_popups(ui)
-    app.confirm_attack()
+    desk_of(app).confirm_attack()
     yield "confirm-attack"
     close_popups(ui)
-    app.open_player_actions("red")
+    desk_of(app).open_player_actions("red")
     yield "player-actions"
     close_popups(ui)
-    app.open_player_actions("yellow")  # in the Depths: "leave the Depths"
+    desk_of(app).open_player_actions("yellow")  # in the Depths: "leave the Depths"
     yield "player-actions-depths"
     close_popups(ui)
 
     ctl.end_turn()
     yield "refill-open"
-    app.pick_untagged_card()
+    desk_of(app).pick_untagged_card()
     yield "untagged-card"
     popups(ui)[0].ids.search.text = "dr"
     yield "untagged-card-search"
@@ -257,7 +258,7 @@ def tour(ui: Harness) -> Iterator[str]:
     events = [{"event": "draw", "nonce": 12}]
     events += [{"event": "damage", "player": p} for p in ("red", "yellow", "yellow", "green")]
     events += [{"event": "knocked_out", "player": p} for p in ("yellow", "green")]
-    app.show_attacks(attacks_from_events(events, {12: draw}))
+    desk_of(app).show_attacks(attacks_from_events(events, {12: draw}))
     wait_attack(ui)
     yield "attack-knock-outs"
     close_popups(ui)
@@ -276,7 +277,7 @@ def tour(ui: Harness) -> Iterator[str]:
     app.screen("scoring").show_proof()
     yield "scoring-proof"
     close_popups(ui)
-    app.confirm_close_game()
+    desk_of(app).confirm_close_game()
     yield "close-game"
     close_popups(ui)
     app.screen("scoring").add_card()
@@ -333,7 +334,7 @@ def tour(ui: Harness) -> Iterator[str]:
         ctl.clank(n, player)
     ctl.do({"do": "prisoner", "player": "yellow", "name": "priest"})
     yield "table-catacombs-six"
-    app.open_player_actions("red")
+    desk_of(app).open_player_actions("red")
     yield "player-actions-catacombs"
     close_popups(ui)
     ctl.do({"do": "attack"})

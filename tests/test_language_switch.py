@@ -33,6 +33,7 @@ from kivy.uix.widget import Widget  # noqa: E402
 
 from companion import i18n  # noqa: E402
 from companion.config import AppConfig, Config  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from tests.test_tschak_support import example_actions  # noqa: E402
@@ -124,10 +125,10 @@ def clank_tour(ui: Harness) -> Iterator[str]:
     app.open_menu()
     yield "menu"
     close_popups(ui)
-    app.confirm_attack()
+    desk_of(app).confirm_attack()
     yield "question"
     close_popups(ui)
-    app.open_player_actions("red")
+    desk_of(app).open_player_actions("red")
     yield "player-actions"
     close_popups(ui)
     ctl.end_turn()
@@ -137,7 +138,7 @@ def clank_tour(ui: Harness) -> Iterator[str]:
     yield "refill-revealed"
     ctl.end_turn()
     ctl.do({"do": "attack"})
-    ui.until(lambda: app.attack_view is not None and app.attack_view.finished)
+    ui.until(lambda: desk_of(app).attack_view is not None and desk_of(app).attack_view.finished)
     yield "attack"
     close_popups(ui)
     yield "after-attack"
@@ -234,7 +235,7 @@ def odds_tour(ui: Harness) -> Iterator[str]:
     ctl.begin()
     ctl.clank(3, "red")
     ctl.clank(1, "blue")
-    ui.app.show_odds()
+    desk_of(ui.app).show_odds()
     yield "odds"
 
 

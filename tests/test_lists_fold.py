@@ -38,6 +38,7 @@ from kivy.uix.widget import Widget  # noqa: E402
 from companion import i18n  # noqa: E402
 from companion.config import AppConfig, Config  # noqa: E402
 from companion.i18n import _  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
 from companion.ui.fold import FoldScroll, text_lines  # noqa: E402
 from companion.ui.harness import Harness, window_pixels  # noqa: E402
@@ -208,7 +209,7 @@ def clank_game(ui: Harness, pickers: bool = True) -> Iterator[str]:
         app.open_scan_drawer()  # a picker: the box's components, two to a row
         yield "drawer"
         close_popups(ui)
-        app.pick_untagged_card()  # the dungeon cards, under a search field
+        desk_of(app).pick_untagged_card()  # the dungeon cards, under a search field
         yield "untagged"
         close_popups(ui)
     for _card in range(2):  # a row of Clank! cards: not the catacombs' own

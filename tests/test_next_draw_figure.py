@@ -9,6 +9,7 @@ import pytest
 
 os.environ.setdefault("KIVY_WINDOW", "sdl2")
 
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from tests.helpers import companion_draws_seed  # noqa: E402
 
@@ -17,7 +18,7 @@ SEED = "c0de" * 16
 
 @pytest.fixture
 def ui(tmp_path, monkeypatch):
-    from companion.ui.widgets import AttackView
+    from companion.kinds.clank.screens.attack import AttackView
 
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setattr(AttackView, "STEP", 0.0)
@@ -40,8 +41,8 @@ def test_the_figure_is_the_countdowns_draw_while_the_countdown_runs(ui):
     ctl.do({"do": "escape", "player": "red"})
     for _ in range(2):
         ctl.do({"do": "end_turn", "revealed": []})
-        if ui.app.attack_view is not None:
-            ui.app.attack_view.dismiss(animation=False)
+        if desk_of(ui.app).attack_view is not None:
+            desk_of(ui.app).attack_view.dismiss(animation=False)
     ui.frames(2)
     view = ctl.view()
     assert view.countdown is not None and view.odds_reason == "countdown"

@@ -23,6 +23,7 @@ from kivy.config import Config as KivyConfig  # noqa: E402
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from tests.helpers import companion_draws_seed  # noqa: E402
@@ -35,7 +36,7 @@ COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
 
 @pytest.fixture
 def ui(tmp_path: Path, monkeypatch):
-    from companion.ui.widgets import AttackView
+    from companion.kinds.clank.screens.attack import AttackView
 
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setattr(AttackView, "STEP", 0.0)  # the cubes at once
@@ -258,20 +259,20 @@ def test_the_panels_end_turn_pressed_right_after_a_turn_change_is_not_taken(ui):
     with VirtualClock():
         for _ in range(int(60 * 1.2)):  # the table as it was for a while
             frame()
-        ui.app.panel_press("end_turn", ui.app.end_turn)  # red's turn ends
+        ui.app.panel_press("end_turn", desk_of(ui.app).end_turn)  # red's turn ends
         for _ in range(3):
             frame()
         assert ctl.snapshot()["turn"]["active"] == "blue"
         for _ in range(int(60 * 0.7)):  # 0.7 s later, the same button again
             frame()
-        ui.app.panel_press("end_turn", ui.app.end_turn)
+        ui.app.panel_press("end_turn", desk_of(ui.app).end_turn)
         for _ in range(3):
             frame()
         assert ctl.snapshot()["turn"]["active"] == "blue"  # blue's turn did not end
         assert ui.app.panel.played == ["not_taken"]
         for _ in range(int(60 * 0.5)):  # more than a second after the change
             frame()
-        ui.app.panel_press("end_turn", ui.app.end_turn)
+        ui.app.panel_press("end_turn", desk_of(ui.app).end_turn)
         for _ in range(3):
             frame()
         assert ctl.snapshot()["turn"]["active"] == "green"

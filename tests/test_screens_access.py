@@ -21,6 +21,7 @@ KivyConfig.set("graphics", "height", "480")
 from kivy.uix.label import Label  # noqa: E402
 
 from companion.kinds.clank.screens.choices import player_actions  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens.popups import Picker, PinPad, UntaggedPicker  # noqa: E402
 from tests.helpers import companion_draws_seed, popup  # noqa: E402
@@ -65,7 +66,7 @@ def test_a_players_actions_offer_only_what_the_rules_allow(ui):
     assert "Artifact 20" in red
     ctl.do({"do": "artifact", "player": "red", "value": 20})
     ctl.do({"do": "gold", "player": "red", "n": 7})
-    ui.app.open_player_actions("blue")
+    desk_of(ui.app).open_player_actions("blue")
     picker = popup(ui, Picker)
     offered = [w.text for w in picker.ids.grid.children]
     assert "Artifact 20" not in offered  # red took it
@@ -160,7 +161,7 @@ def test_an_untagged_card_is_picked_by_name_and_keeps_its_effects(ui):
     playing(ui, "red", "blue")
     ctl = ui.app.controller
     ctl.end_turn()
-    ui.app.pick_untagged_card()
+    desk_of(ui.app).pick_untagged_card()
     picker = popup(ui, UntaggedPicker)
     ui.frames(2)
     quick = [ui.find("No tag: no dragon"), ui.find("No tag: dragon")]
@@ -182,14 +183,14 @@ def test_an_untagged_card_is_picked_by_name_and_keeps_its_effects(ui):
     ui.tap("Overlord")
     view = ctl.view()
     assert [c.name for c in view.row if c.revealed] == ["Overlord"]
-    ui.app.pick_untagged_card()
+    desk_of(ui.app).pick_untagged_card()
     popup(ui, UntaggedPicker).ids.search.text = "kobold"
     ui.frames(2)
     ui.tap("Kobold")
     view = ctl.view()
     assert [c.name for c in view.row if c.revealed] == ["Overlord", "Kobold"]
     assert [c.name for c in view.row if c.danger] == ["Kobold"]
-    ui.app.pick_untagged_card()
+    desk_of(ui.app).pick_untagged_card()
     ui.tap("No tag: dragon")  # the quick choice, as before
     assert ctl.refill == ["Overlord", "Kobold", "Untagged card (dragon)"]
     ctl.end_turn()  # committed: the Overlord arrives, the dragon attacks with the Danger
@@ -302,8 +303,8 @@ def test_the_audit_marks_undone_draws_and_seals_until_the_end(ui):
     ctl.undo()
     ctl.do({"do": "attack"})
     ui.frames(2)
-    if ui.app.attack_view is not None:
-        ui.app.attack_view.dismiss(animation=False)
+    if desk_of(ui.app).attack_view is not None:
+        desk_of(ui.app).attack_view.dismiss(animation=False)
     ui.app.open_audit()
     audit = ui.app.screen("audit")
     lines = audit.draws_text.split("\n")

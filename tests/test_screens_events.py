@@ -15,11 +15,12 @@ from kivy.config import Config as KivyConfig  # noqa: E402
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
 
+from companion.kinds.clank.screens.attack import AttackView, CubeToken, VerdictLine  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.kinds.clank.view import DrawView, attacks_from_events  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.qr import ProofView  # noqa: E402
 from companion.ui.screens.popups import INERT, Confirm  # noqa: E402
-from companion.ui.widgets import AttackView, CubeToken, VerdictLine  # noqa: E402
 from tests.helpers import popup  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 
@@ -67,10 +68,10 @@ def test_the_dragon_attack_is_an_event(ui):
     ctl.clank(4, "blue")
     ui.tap("Menu")
     ui.tap("Dragon attack (card effect)")
-    assert ui.app.attack_view is None and not ctl.view().draws  # a confirmation first
+    assert desk_of(ui.app).attack_view is None and not ctl.view().draws  # a confirmation first
     ui.frames(2, seconds=INERT + 0.1)  # the question takes no tap in its first moment
     ui.tap("Yes, the dragon attacks")
-    view = ui.app.attack_view
+    view = desk_of(ui.app).attack_view
     draw = ctl.view().draws[-1]
     assert view.draw == draw and len(draw.drawn) == draw.count >= 2
     # the bag before the draw, kind by kind
@@ -120,8 +121,8 @@ def test_a_knock_out_is_told_after_the_last_cube_with_health_left(ui):
         {"event": "damage", "player": "red", "health": 7},
     ]
     (attack,) = attacks_from_events(events, {7: draw})
-    ui.app.show_attacks((attack,))
-    view = ui.app.attack_view
+    desk_of(ui.app).show_attacks((attack,))
+    view = desk_of(ui.app).attack_view
     cubes = tokens(view)
     for _ in range(3):
         step_cube(ui, view)
@@ -151,8 +152,8 @@ def play_to_the_end(ui: Harness) -> None:
         ctl.clank(-30, player)
         ctl.do({"do": "damage", "player": player, "n": 10})
     ui.frames(3)
-    if ui.app.attack_view is not None:
-        ui.app.attack_view.dismiss(animation=False)
+    if desk_of(ui.app).attack_view is not None:
+        desk_of(ui.app).attack_view.dismiss(animation=False)
     assert ui.app.screens.current == "scoring"
     ctl.add_to_deck("Dragon's Eye")
     ui.frames(3)

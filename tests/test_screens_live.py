@@ -23,7 +23,7 @@ from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 
 from companion.store.tags import resolve  # noqa: E402
-from companion.ui.app import SCREENS  # noqa: E402
+from companion.ui.app import screen_factory  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from tests.monkey import lay_out  # noqa: E402
 
@@ -50,11 +50,9 @@ def seen(screen) -> list[tuple[str, str, bool]]:
 def fresh(ui: Harness, name: str):
     """The same screen, built afresh, shown the controller's state of the moment and laid
     out at the live screen's size (what a button reads may depend on its width)."""
-    screen = SCREENS[name](name="fresh-" + name)
-    if hasattr(screen, "redraw"):
-        view = ui.app.controller.view()
-        if view.players:
-            screen.redraw(view)
+    screen = screen_factory(name)(name="fresh-" + name)
+    if ui.app.game_screen(name):  # a kind's screen, drawn as the app draws it
+        screen.show_own()
     if hasattr(screen, "refresh"):
         screen.refresh()
     lay_out(screen, ui.app.screens.current_screen.size)

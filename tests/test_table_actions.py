@@ -397,8 +397,8 @@ def test_no_table_offers_outside_the_opening_and_play(controller):
 # ================================================== the touchscreen
 @pytest.fixture
 def ui(tmp_path, monkeypatch):
+    from companion.kinds.clank.screens.attack import AttackView
     from companion.ui.harness import Harness
-    from companion.ui.widgets import AttackView
 
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setattr(AttackView, "STEP", 3600.0)

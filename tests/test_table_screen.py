@@ -25,6 +25,7 @@ from kivy.uix.behaviors import ButtonBehavior  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 
 from companion.config import AppConfig, Config  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.kinds.clank.screens.odds import percent  # noqa: E402
 from companion.kinds.clank.screens.panel import PlayerPanel  # noqa: E402
 from companion.kinds.clank.screens.table import TableScreen  # noqa: E402
@@ -100,8 +101,8 @@ def close_popups(ui: Harness) -> None:
     for w in list(ui.window.children):
         if isinstance(w, ModalView):
             w.dismiss(animation=False)
-    if ui.app.attack_view is not None:
-        ui.app.attack_view.dismiss(animation=False)
+    if desk_of(ui.app).attack_view is not None:
+        desk_of(ui.app).attack_view.dismiss(animation=False)
     ui.frames(2)
 
 

@@ -20,6 +20,7 @@ KivyConfig.set("graphics", "height", "480")
 
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.store.tags import resolve  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.screens.popups import Picker  # noqa: E402
@@ -31,7 +32,7 @@ SEED = "7a95" * 16
 
 @pytest.fixture
 def ui(tmp_path: Path, monkeypatch):
-    from companion.ui.widgets import AttackView
+    from companion.kinds.clank.screens.attack import AttackView
 
     monkeypatch.setenv("CLANK_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setattr(AttackView, "STEP", 0.0)  # the cubes at once: the verdict shows
@@ -210,7 +211,7 @@ def test_a_tap_whose_table_changed_before_the_finger_lifted_does_nothing(ui):
 def test_a_players_menu_opened_before_a_change_acts_on_nothing(ui):
     playing(ui, "red", "blue")
     ctl = ui.app.controller
-    ui.app.open_player_actions("red")
+    desk_of(ui.app).open_player_actions("red")
     ui.frames(2)
     menu = popup(ui, Picker)
     entry = next(w for w in menu.walk() if "gold" in getattr(w, "text", "").lower())
@@ -223,7 +224,7 @@ def test_a_players_menu_opened_before_a_change_acts_on_nothing(ui):
 
 def test_the_panels_buttons_act_on_the_table_as_it_is(ui):
     playing(ui, "red", "blue")
-    ui.app.end_turn()  # the panel's End turn: no aim, the turn on the table now
+    desk_of(ui.app).end_turn()  # the panel's End turn: no aim, the turn on the table now
     ui.app.controller.end_turn()
     assert turn(ui)[1] == "blue"
 
@@ -234,7 +235,7 @@ def test_the_attacks_continue_lies_over_no_button_that_changes_the_turn(ui, last
     ctl = ui.app.controller
     assert ctl.do({"do": "attack"})
     ui.frames(3)
-    view = ui.app.attack_view
+    view = desk_of(ui.app).attack_view
     assert view is not None and view.finished
     go_on = view.ids.dismiss
     assert go_on.settling  # the verdict just came: Continue takes no tap yet

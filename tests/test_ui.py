@@ -23,6 +23,7 @@ KivyConfig.set("graphics", "height", "480")
 
 from companion import pin  # noqa: E402
 from companion.config import load_config  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.store import GameStore  # noqa: E402
 from companion.store.seal import key_path  # noqa: E402
 from companion.store.tags import Component, resolve  # noqa: E402
@@ -34,7 +35,7 @@ SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHO
 
 @pytest.fixture
 def ui(tmp_path, monkeypatch):
-    from companion.ui.widgets import AttackView
+    from companion.kinds.clank.screens.attack import AttackView
 
     monkeypatch.setattr(AttackView, "STEP", 3600.0)  # the cubes come when wait_attack says
     harness = Harness(tmp_path / "games.db")
@@ -137,7 +138,7 @@ def test_set_up_and_fairness_then_clank_undo_and_a_refill(ui):
 def wait_attack(ui: Harness) -> None:
     """Show the attack's cubes one by one, as its clock would (the tests hold the clock:
     on a busy machine no cube comes before the test looks for it)."""
-    view = ui.app.attack_view
+    view = desk_of(ui.app).attack_view
     for _ in range(len(view._drawn)):
         if view.finished:
             break
@@ -147,7 +148,7 @@ def wait_attack(ui: Harness) -> None:
 
 
 def dismiss_attack(ui: Harness) -> None:
-    view = ui.app.attack_view
+    view = desk_of(ui.app).attack_view
     assert not view.finished  # the cubes come one by one; the dismiss waits
     assert view.ids.dismiss.disabled
     wait_attack(ui)
@@ -167,7 +168,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
     ui.tap("No tag")
     ui.tap("No tag: dragon")  # the dragon-symbol card without a tag
     ui.tap(ui.app.screens.get_screen("table").end_turn_text)  # the refill ends here
-    view = ui.app.attack_view
+    view = desk_of(ui.app).attack_view
     assert view.title.startswith("The dragon attacks!")
     assert view.nonce_text == f"draw #{ui.snapshot['draws'][0]['nonce']}"
     shot(ui, "05-attack")
@@ -189,7 +190,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
         answer(ui, "Yes, the dragon attacks")  # a card's attack is confirmed first
         attacks += 1
         knocked = ui.snapshot["players"]["blue"]["status"] == "knocked_out"
-        view = ui.app.attack_view
+        view = desk_of(ui.app).attack_view
         assert not view.finished and view.ids.dismiss.disabled
         if knocked:
             wait_attack(ui)  # the verdict comes with the last cube
@@ -199,7 +200,7 @@ def test_a_two_player_game_from_set_up_to_the_ranking(ui):
             ui.until(lambda view=view: view.get_parent_window() is None)
         else:
             dismiss_attack(ui)
-    assert view.ids.dismiss.text == "Continue" and ui.app.attack_view is None
+    assert view.ids.dismiss.text == "Continue" and desk_of(ui.app).attack_view is None
     snap = ui.snapshot
     assert snap["game_over"] and len(snap["draws"]) == attacks
     assert ui.app.screens.current == "scoring"
@@ -252,7 +253,7 @@ def test_a_refill_from_the_scan_drawer_brings_the_dragon(ui):
     ui.tap("End Red's turn")
     drawer(ui, "Orc Grunt")
     ui.tap(ui.app.screens.get_screen("table").end_turn_text)  # the refill ends here
-    view = ui.app.attack_view
+    view = desk_of(ui.app).attack_view
     drawn = ui.snapshot["draws"][-1]["drawn"]
     assert len(drawn) == ui.snapshot["draws"][-1]["count"] >= 2
     assert view is not None and view.title == f"The dragon attacks! ({len(drawn)} cubes)"

@@ -34,11 +34,12 @@ from kivy.uix.modalview import ModalView  # noqa: E402
 
 from companion import i18n  # noqa: E402
 from companion.config import AppConfig, Config  # noqa: E402
+from companion.kinds.clank.screens.attack import AttackView  # noqa: E402
+from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.kinds.clank.screens.odds import OddsView  # noqa: E402
 from companion.kinds.clank.view import DrawView, attacks_from_events  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.ink import LETTER, screen_metrics, walk  # noqa: E402
-from companion.ui.widgets import AttackView  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 
 SHOTS = Path(os.environ["CLANK_SCREENSHOTS"]) if os.environ.get("CLANK_SCREENSHOTS") else None
@@ -148,8 +149,8 @@ def attack(ui: Harness, seats: list[str]) -> AttackView:
     events += [{"event": "damage", "player": seats[0], "health": 0},
                {"event": "knocked_out", "player": seats[0], "in_depths": False}]  # fmt: skip
     (event,) = attacks_from_events(events, {13: draw})
-    ui.app.show_attacks((event,))
-    view = ui.app.attack_view
+    desk_of(ui.app).show_attacks((event,))
+    view = desk_of(ui.app).attack_view
     assert view is not None
     for _ in drawn:
         view._next_cube(0)
@@ -173,8 +174,8 @@ def to_the_end(ui: Harness, seats: list[str]) -> None:
         ctl.do({"do": "damage", "player": p, "n": 10})
     for view in popups(ui):
         view.dismiss(animation=False)
-    if ui.app.attack_view is not None:
-        ui.app.attack_view.dismiss(animation=False)
+    if desk_of(ui.app).attack_view is not None:
+        desk_of(ui.app).attack_view.dismiss(animation=False)
     ui.frames(2)
     assert ctl.phase == "scoring"
     for name in ("Treasure Hunter", "Dragon's Eye", "Burgle", "Burgle", "Stumble"):

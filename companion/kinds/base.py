@@ -125,8 +125,8 @@ class GameTable(Protocol):
 
 
 class KindControl(Protocol):
-    """What the app asks of the controller of a kind with screens of its own (a
-    ``companion.live.LiveGame``): the screens ask it the rest, in the kind's own terms."""
+    """What the app asks of the controller of a kind (a ``companion.live.LiveGame``): the
+    screens ask it the rest, in the kind's own terms."""
 
     @property
     def in_play(self) -> bool:
@@ -138,19 +138,42 @@ class KindControl(Protocol):
         """Where its game is: the face's ``phase_screens`` say which screen shows."""
         ...
 
-    def resume_last(self) -> str:
+    def resume_last(self) -> object:
         """At start-up: the game the table left, taken up again if it is the kind's."""
         ...
 
+    def moment(self) -> tuple[object, ...]:
+        """Where the table stands now (a question is answered for its moment only)."""
+        ...
+
+    def abandon(self, reason: str = ...) -> bool:
+        """Give the game on the table up (its log keeps it, marked abandoned)."""
+        ...
+
+    def close_game(self) -> bool:
+        """The scores have been read: the game's log is closed."""
+        ...
+
+
+MenuEntry = tuple[str, Callable[[], Any]]
+"""One entry of a menu: its words, and what a tap on it does."""
+
+
+class GameScreen(Protocol):
+    """A screen of a kind's face: drawn again from its kind's controller (the app asks
+    this of the screen shown whenever the game on the table changes)."""
+
+    def show_own(self) -> None: ...
+
 
 class TableFace(Protocol):
-    """The touchscreen's side of a kind whose games have screens of their own (beside the
-    app's built-in table): its screens, the controller that drives them, where a scan
-    goes while one of them is on."""
+    """The touchscreen's side of a kind: its screens, the controller that drives them,
+    where a scan goes while the kind is on the table, what its menu offers."""
 
     @property
     def screens(self) -> Mapping[str, tuple[str, str]]:
-        """Each screen's name and (module, class): imported when first built."""
+        """Each screen's name and (module, class): imported when first built. Each one
+        is a ``GameScreen``."""
         ...
 
     @property
@@ -158,16 +181,42 @@ class TableFace(Protocol):
         """The screen of each phase of the kind's controller."""
         ...
 
+    @property
+    def visited(self) -> tuple[str, ...]:
+        """The screens its menu visits: an update of the game does not take the table
+        away from them."""
+        ...
+
     def make_control(self, app: Any) -> KindControl:
         """The kind's controller for this app (its store, its tag registry)."""
         ...
 
     def scan(self, app: Any, uid: str) -> None:
-        """A tag scanned while one of the kind's screens is on."""
+        """A tag scanned while the kind is on the table."""
         ...
 
     def open_drawer(self) -> None:
         """The simulated reader's drawer of the kind's components."""
+        ...
+
+    def menu_entries(self, app: Any) -> list[MenuEntry]:
+        """The menu's entries of the kind's game on the table, before the screens every
+        table has."""
+        ...
+
+    def press(self, app: Any, button: str) -> None:
+        """A button of the panel ("end_turn", "undo") pressed while the kind is on the
+        table."""
+        ...
+
+    def turn(self, control: KindControl) -> object:
+        """Whose turn it is, as the panel's buttons heed it (they settle a moment after
+        it changes)."""
+        ...
+
+    def tag_choices(self, edition: str) -> list[tuple[str, TagTarget]]:
+        """What an unknown tag may be bound to among the edition's components (beside
+        the players' badges), each in the table's words."""
         ...
 
 
@@ -350,8 +399,24 @@ class GameKind(Protocol):
         (translated when shown)."""
         ...
 
-    def table_face(self) -> TableFace | None:
-        """The kind's own screens on the touchscreen (None: the app's table serves it)."""
+    # ---------------------------------------------------------- the new game
+    @property
+    def player_limits(self) -> tuple[int, int]:
+        """The fewest and the most players of a game of it."""
+        ...
+
+    def seats_note(self, count: int) -> str:
+        """What the new-game screen says of ``count`` seats taken, in the table's
+        language ("": nothing of its own to say)."""
+        ...
+
+    def prepare(self, control: Any, edition: str, seats: Sequence[str]) -> None:
+        """A new game of ``edition`` for ``seats`` (in seat order) on the kind's
+        controller (``TableFace.make_control``): started at once, or its set-up opened."""
+        ...
+
+    def table_face(self) -> TableFace:
+        """The kind's screens on the touchscreen."""
         ...
 
     def phone_face(self) -> PhoneFace | None:

@@ -5,10 +5,15 @@ loop with ``Clock.schedule_once``, and the controller runs there. Which screen s
 follows the controller's phase (new game, opening, table, scoring); audit, tags and
 settings are visited from the menu and lead back to it.
 
+Every game kind is served through the same door: its face (``GameKind.table_face``)
+names its screens, which screen shows each phase, the controller it makes for the app
+(``control``), where a scan goes, its menu. ``controller`` is the controller of the game
+on the table (the kind in play's, else the default kind's).
+
 Why one module of over 600 lines: it is the shell every game shares (its screens by
 name, the reader and the panel, the trouble screen, the languages and the settings, how
-the app starts and ends in the kiosk); what one game's table asks and offers is its desk
-(``companion.kinds.clank.screens.desk``), and each screen is a module of its own.
+the app starts and ends in the kiosk); what one game's table asks and offers is its
+kind's, and each screen is a module of its own.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ import dataclasses
 import gc
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
@@ -32,21 +38,21 @@ from companion.config import Config, ConfigError, save_config, with_pin_hash
 from companion.i18n import (
     _,
     current_language,
+    player_name,
     reader_state,
     retell_held,
     retold,
     set_language,
 )
-from companion.kinds import editions, kind_of
-from companion.kinds.base import KindControl, TableFace
-from companion.kinds.clank.screens.desk import TableDesk
+from companion.kinds import DEFAULT, editions, kind_of
+from companion.kinds.base import KindControl, TableFace, TagTarget
 from companion.live import left_game
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
 from companion.store.tags import TagRegistry
 from companion.ui.layouts import unload_layouts
 from companion.ui.taps import RULE, SAME_TAP, SETTLE, SameTap, settle
-from companion.ui.widgets import AttackView, StatusBar
+from companion.ui.widgets import SEAT_COLOURS, StatusBar
 
 if TYPE_CHECKING:
     from companion.ui.screens.popups import Confirm, PinPad
@@ -55,19 +61,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-PHASE_SCREENS = {"none": "newgame", "opening": "opening", "playing": "table",
-                 "scoring": "scoring", "abandoned": "newgame"}  # fmt: skip
-# screens visited from the menu: an update does not take the table away from them
-VISITED = (
-    "audit",
-    "tags",
-    "settings",
-    "pastgames",
-    "report",
-    "stats",
-    "tschak_catalog",
-    "phones",
-)
+# screens visited from the menu: an update does not take the table away from them (nor
+# from those a kind's menu visits: ``TableFace.visited``)
+VISITED = ("audit", "tags", "settings", "pastgames", "report", "stats", "phones")
 BACKGROUND = (0.14, 0.15, 0.18, 1)
 # run_app's exit status when the touchscreen ended without the table asking: the kiosk's
 # service restarts the app on it
@@ -93,9 +89,6 @@ class Later:
 SCREENS: dict[str, Callable[..., Any]] = {
     # each imported when first built: the first frame loads only the screen it shows
     "newgame": Later("companion.ui.screens.new_game", "NewGameScreen"),
-    "opening": Later("companion.kinds.clank.screens.opening", "OpeningScreen"),
-    "table": Later("companion.kinds.clank.screens.table", "TableScreen"),
-    "scoring": Later("companion.kinds.clank.screens.scoring", "ScoringScreen"),
     "audit": Later("companion.ui.screens.audit", "AuditScreen"),
     "tags": Later("companion.ui.screens.tags", "TagsScreen"),
     "settings": Later("companion.ui.screens.settings", "SettingsScreen"),
@@ -106,26 +99,33 @@ SCREENS: dict[str, Callable[..., Any]] = {
 }
 
 
-def face_of(edition: str) -> TableFace | None:
-    """The screens of an edition's kind, if it has screens of its own (the kinds'
-    registry says); None: the app's own table serves it."""
+def face_of(edition: str) -> TableFace:
+    """The screens of an edition's kind (the kinds' registry says)."""
     return kind_of(edition).table_face()
+
+
+def face_with(name: str) -> TableFace | None:
+    """The face of the kind whose screen ``name`` is (None: a screen every table has)."""
+    if name in SCREENS:
+        return None
+    for edition in editions():
+        face = face_of(edition)
+        if name in face.screens:
+            return face
+    raise LookupError(f"no screen is called {name}")
 
 
 def screen_factory(name: str) -> Callable[..., Any]:
     """The class of a screen: the app's own, or a game kind's (imported when first built,
     from the module its face names)."""
-    if name in SCREENS:
+    face = face_with(name)
+    if face is None:
         return SCREENS[name]
-    for edition in editions():
-        face = face_of(edition)
-        if face is not None and name in face.screens:
-            module, cls = face.screens[name]
-            return Later(module, cls)
-    raise LookupError(f"no screen is called {name}")
+    module, cls = face.screens[name]
+    return Later(module, cls)
 
 
-class CompanionApp(TableDesk, App):
+class CompanionApp(App):
     title = "Clank! Table Companion"
     # Kivy's own settings panel (F1 on a keyboard) would change Kivy's configuration
     # (the screen rotation...) without the admin PIN: the kiosk has none of it.
@@ -157,12 +157,13 @@ class CompanionApp(TableDesk, App):
         self.shown = False  # the first frame is on the screen (see on_start)
         self.worker: Any = None
         self.panel: Any = None
-        self.attack_view: AttackView | None = None
+        self.simulated_table: Any = None  # the scan drawer's fake reader (_start_hardware)
         self.pin_pad: PinPad | None = None
         self.pin_lockout = Lockout.beside(config_.database)  # across pads and restarts
-        # the controllers of the kinds with screens of their own, by edition, each made
-        # when first needed (a table of the app's own kind never loads another's rules)
-        self._controls: dict[str, KindControl] = {}
+        # each kind's face and controller, by the kind's name, made when first needed (a
+        # table of one kind never loads another's rules)
+        self._controls: dict[str, tuple[TableFace, KindControl]] = {}
+        self._faces: dict[str, TableFace] = {}  # the screens built of a kind's face: its face
         self.same_tap = SameTap()  # the second tap of a double tap (see companion.ui.taps)
         self._presses: dict[str, float] = {}  # each panel button's last press (panel_press)
         self._where: Any = None  # the screen and the turn, as last seen (_note_move)
@@ -177,7 +178,6 @@ class CompanionApp(TableDesk, App):
         self.store = store
         self.archive = Archive(store)
         self.tags = TagRegistry(store.db)
-        self.controller = self._make_controller(store)
         self._controls = {}
 
     def close_store(self) -> None:
@@ -257,7 +257,7 @@ class CompanionApp(TableDesk, App):
         self.status.text = self.ready_text
         self._building = True  # one redraw at the end, not one per notice
         try:
-            if self.controller.phase == "none" and self.own_home() is None:
+            if not any(c.in_play for _f, c in self._controls.values()):
                 self._resume_left()
         finally:
             self._building = False
@@ -265,14 +265,10 @@ class CompanionApp(TableDesk, App):
         return root
 
     def _resume_left(self) -> None:
-        """The game the table left, taken up again by its kind's controller: the app's
-        own, or (only then loaded, with its rules and screens) that of a kind with
-        screens of its own."""
+        """The game the table left, taken up again by its kind's controller (only then
+        loaded, with its rules and screens); with none, the default kind's looks."""
         left = left_game(self.store)
-        if left is not None and face_of(left[1]) is not None:
-            self.control(left[1]).resume_last()
-        else:
-            self.controller.resume_last()
+        self.control(left[1] if left is not None else DEFAULT).resume_last()
 
     def on_start(self) -> None:
         # the screen first: the reader and the buttons start once the first frame is shown
@@ -331,10 +327,12 @@ class CompanionApp(TableDesk, App):
         try:
             self.panel = Panel(
                 self.settings_.gpio,
-                on_end_turn=lambda: hand_over(lambda: self.panel_press("end_turn", self.end_turn)),
-                on_undo=lambda: hand_over(lambda: self.panel_press("undo", self.undo)),
+                on_end_turn=lambda: hand_over(lambda: self.press("end_turn")),
+                on_undo=lambda: hand_over(lambda: self.press("undo")),
             )
-            self.controller.signals = self.panel
+            for _face, control in self._controls.values():
+                if hasattr(control, "signals"):  # a kind whose table lights the LEDs
+                    control.signals = self.panel
         except Exception as e:  # noqa: BLE001 - the table plays on without buttons
             log.warning("no GPIO panel: %s", e)
             self.status.text = _("No buttons or LEDs: {reason}").format(reason=e)
@@ -344,9 +342,7 @@ class CompanionApp(TableDesk, App):
         if self.settings_.simulated and isinstance(device, FakeReader):
             # the simulated table: the scan drawer lays stickers on this fake reader and
             # the same worker as on the Pi reports them
-            table = SimulatedTable(
-                self.tags, device, settle=reader.gone_after + reader.window
-            )
+            table = SimulatedTable(self.tags, device, settle=reader.gone_after + reader.window)
         self.simulated_table = table
 
         def scanned(scan: Scan) -> None:  # on the worker's thread
@@ -363,6 +359,12 @@ class CompanionApp(TableDesk, App):
             device, scanned, status, gone_after=reader.gone_after, window=reader.window
         )
         self.worker.start()
+
+    def press(self, button: str) -> None:
+        """A button of the panel ("end_turn", "undo"), heard on the main loop: the kind
+        on the table's (see panel_press)."""
+        face, _control = self.on_table()
+        self.panel_press(button, lambda: face.press(self, button))
 
     def panel_press(self, button: str, work: Callable[[], Any]) -> None:
         """A button of the panel pressed (on the main loop): a second press of the same
@@ -389,17 +391,10 @@ class CompanionApp(TableDesk, App):
             self._where = where
             self._moved = Clock.get_time()
 
-    def _turn_of(self) -> Any:
-        """Whose turn it is, read off the game's state (not a whole view: redraw builds
-        one already); a kind of its own: its phase."""
-        own = self.own()
-        if own is not None:
-            return getattr(own[1], "phase", None)
-        table = self.controller.table
-        if table is None:
-            return None
-        state = table.game.state
-        return state.turn, state.active
+    def _turn_of(self) -> object:
+        """Whose turn it is, as the kind on the table tells it."""
+        face, control = self.on_table()
+        return face.turn(control)
 
     def _reader_status(self, status: str, detail: str) -> None:
         self.status.text = _("Reader {status}: {detail}").format(
@@ -409,42 +404,68 @@ class CompanionApp(TableDesk, App):
             self.panel.signal("reader_lost")
 
     # ---------------------------------------------------------------- screens
-    def home_screen(self) -> str:
-        return self.own_home() or PHASE_SCREENS[self.controller.phase]
+    @property
+    def controller(self) -> Any:
+        """The controller of the game on the table: the kind in play's, else the default
+        kind's (made when first needed). Its screens ask it in the kind's own terms."""
+        return self.in_play()[1]
 
     def control(self, edition: str) -> KindControl:
-        """The controller of an edition whose kind has screens of its own, made when
-        first needed by its kind (``GameKind.table_face``)."""
-        if edition not in self._controls:
-            face = face_of(edition)
-            if face is None:
-                raise LookupError(f"{edition}: the app's own table plays it")
-            self._controls[edition] = face.make_control(self)
-        return self._controls[edition]
+        """The controller of an edition's kind, made when first needed by the kind's face
+        (``GameKind.table_face``): one for every edition of a kind."""
+        kind = kind_of(edition)
+        if kind.name not in self._controls:
+            face = kind.table_face()
+            self._controls[kind.name] = (face, face.make_control(self))
+        return self._controls[kind.name][1]
 
-    def _faces(self) -> Iterator[tuple[TableFace, KindControl]]:
-        """The kinds with screens of their own whose controller is made: face, control."""
-        for edition, control in self._controls.items():
-            face = face_of(edition)
-            if face is not None:
-                yield face, control
+    def in_play(self) -> tuple[TableFace, KindControl]:
+        """The kind whose game (or set-up) is on the table, its face and controller; with
+        none, the default kind's (its new-game screen)."""
+        default = kind_of(DEFAULT).name
+        for name, made in self._controls.items():
+            if name != default and made[1].in_play:
+                return made
+        self.control(DEFAULT)
+        return self._controls[default]
 
-    def own(self) -> tuple[TableFace, KindControl] | None:
-        """The kind with screens of its own that the table is with: its game (or its
-        set-up) is on the table, or one of its screens shows."""
-        current = self.screens.current
-        return next(((f, c) for f, c in self._faces() if c.in_play or current in f.screens), None)
+    def on_table(self) -> tuple[TableFace, KindControl]:
+        """The kind the table is with: the one whose screen shows, else the one in play."""
+        face = self._faces.get(self.screens.current)
+        if face is not None:
+            for made in self._controls.values():
+                if made[0] is face:
+                    return made
+        return self.in_play()
+
+    def home_screen(self) -> str:
+        """The screen of the game (or set-up) on the table; the new game's without one."""
+        face, control = self.in_play()
+        return face.phase_screens[control.phase]
 
     def own_home(self) -> str | None:
-        """The screen of the game (or set-up) on the table of a kind with screens of its
-        own; None without one."""
-        return next((f.phase_screens[c.phase] for f, c in self._faces() if c.in_play), None)
+        """The screen of the game (or set-up) on the table, one of its kind's own; None
+        without one (the new game's screen)."""
+        face, control = self.in_play()
+        home = face.phase_screens[control.phase]
+        return home if home in face.screens else None
+
+    def game_screen(self, name: str) -> bool:
+        """Whether the screen ``name`` is one of a kind's (a ``GameScreen`` of its face)."""
+        return face_with(name) is not None
+
+    def visited(self) -> set[str]:
+        """The screens visited from a menu: every table's, and those the kinds' menus visit."""
+        return {*VISITED, *(name for face, _c in self._controls.values() for name in face.visited)}
 
     def screen(self, name: str) -> Any:
         if not self.screens.has_screen(name):
+            face = face_with(name)
             made = screen_factory(name)(name=name)
             for key, value in self._kept.pop(name, {}).items():  # see switch_language
                 setattr(made, key, value)
+            if face is not None:
+                self._faces[name] = face
             self.screens.add_widget(made)
         return self.screens.get_screen(name)
 
@@ -454,38 +475,33 @@ class CompanionApp(TableDesk, App):
         self.redraw()
 
     def redraw(self) -> None:
-        """The current screen, from one view of the controller."""
+        """The current screen: a kind's screen drawn again from its controller
+        (``GameScreen.show_own``); a screen visited from the menu that follows the game,
+        refreshed."""
         screen = self.screens.current_screen
         self._note_move()
-        if hasattr(screen, "show_own"):  # a screen of a kind of its own: its own view
+        if screen.name in self._faces:
             screen.show_own()
-            return
-        if hasattr(screen, "redraw"):
-            view = self.controller.view()
-            if view.players:
-                screen.redraw(view)
         if getattr(screen, "follows_game", False):  # visited from the menu, on the game
             screen.refresh()
         if screen.name == "newgame":
             screen.show_unresumable()
 
     def on_scan(self, uid: str) -> None:
-        """Every tag the reader reports: the tags screen takes it while it listens."""
+        """Every tag the reader reports: the tags screen takes it while it listens, else
+        the kind on the table."""
         if self.screens.current == "tags" and self.screen("tags").mode:
             self.screen("tags").scanned(uid)
             return
-        own = self.own()
-        if own is not None:
-            own[0].scan(self, uid)
-            return
-        self.controller.scan(uid)
+        face, _control = self.on_table()
+        face.scan(self, uid)
 
     # ----------------------------------------------------------------- update
     def follow(self, kind: str) -> None:
         """After an update of ``kind``: the game's own screen comes back unless a screen
         visited from the menu is up (a new or resumed game always comes back); then the
         screen shown is redrawn."""
-        if self.screens.current not in VISITED or kind == "game":
+        if self.screens.current not in self.visited() or kind == "game":
             home = self.home_screen()
             if self.screens.current != home:
                 self.screen(home)
@@ -495,13 +511,14 @@ class CompanionApp(TableDesk, App):
                 return
         self.redraw()
 
-    def _tell_status(self, message: str) -> None:
+    def tell_status(self, message: str) -> None:
         self.status.text = message
 
     # ------------------------------------------------------------- pop-ups
     def open_menu(self) -> None:
         """The menu: what the table's game offers now, then the screens every table has."""
-        entries = self.table_entries()
+        face, _control = self.on_table()
+        entries = face.menu_entries(self)
         entries += [
             (_("Audit"), self.open_audit),
             (_("Tags"), lambda: self.show_screen("tags")),
@@ -511,6 +528,43 @@ class CompanionApp(TableDesk, App):
         from companion.ui.screens.popups import Picker
 
         Picker(_("Menu"), entries).open()
+
+    def open_scan_drawer(self) -> None:
+        """The simulated reader: the drawer of the components of the kind on the table,
+        a tap 'scans' one."""
+        face, _control = self.on_table()
+        face.open_drawer()
+
+    def choose_binding(
+        self, uid: str, *, rebind: bool, then: Callable[[str], None], edition: str = ""
+    ) -> None:
+        """An unknown (or re-bound) tag: the table says which component carries it, a
+        player's badge or one of the edition's components (on the tags screen, its
+        edition's; else ``edition``'s, or the default kind's)."""
+        from companion.store.tags import TagError
+        from companion.ui.screens.popups import Picker
+
+        if self.screens.current == "tags":
+            edition = self.screen("tags").edition
+        edition = edition or DEFAULT
+
+        def bind(component: Any) -> None:  # a Component of the tag registry
+            try:
+                binding = self.tags.bind(uid, component, rebind=rebind)
+            except TagError as e:
+                then(e.localized())
+                return
+            then(
+                _("{uid} is now {component}").format(
+                    uid=binding.uid, component=component.localized()
+                )
+            )
+            self.redraw()  # a screen counting the tags counts this one
+
+        choices = [(_("Badge: {colour}").format(colour=player_name(b.name)), b) for b in badges()]
+        choices += face_of(edition).tag_choices(edition)
+        entries = [(label, partial(bind, c)) for label, c in choices]
+        Picker(_("Tag {uid}: which component is it?").format(uid=uid), entries).open()
 
     def ask_pin(self, on_unlock: Callable[[], Any] | None = None, prompt: str = "") -> None:
         """The admin PIN pad; the right PIN opens Settings (or runs ``on_unlock``)."""
@@ -533,6 +587,56 @@ class CompanionApp(TableDesk, App):
         return False
 
     # ---------------------------------------------------------- questions
+    def ask(
+        self,
+        question: str,
+        yes: str,
+        action: Callable[[], Any],
+        note: str = "",
+        *,
+        tied: bool = True,
+    ) -> None:
+        """A question before what cannot be taken back (see Confirm). ``tied``: answered
+        for the moment it was asked: if the game moved on meanwhile (a scan, a button of
+        the panel), the answer does nothing and the status bar says so. One question at a
+        time: while one is open, another (the panel's button pressed again) is not asked."""
+        from companion.ui.screens.popups import Confirm
+
+        if self._asking is not None:
+            return
+        ctl = self.controller
+        moment = ctl.moment()
+
+        def answered() -> None:
+            if tied and (ctl is not self.controller or ctl.moment() != moment):
+                self.status.text = _("The table changed meanwhile: nothing was done")
+                return
+            action()
+
+        confirm = Confirm(question, yes, answered, note=note)
+        self._asking = confirm
+        confirm.bind(on_dismiss=self._answered)
+        confirm.open()
+
+    def _answered(self, confirm: Confirm) -> None:
+        if self._asking is confirm:
+            self._asking = None
+
+    def confirm_abandon(self) -> None:
+        """Abandon the game on the table (the Settings screen), once the table confirms."""
+        from companion.ui.screens.popups import Confirm
+
+        def abandon() -> None:
+            ctl = self.controller
+            if ctl.abandon():
+                ctl.close_game()
+
+        Confirm(
+            _("Abandon the game? Its seed is revealed; it cannot go on."),
+            _("Yes, abandon it"),
+            abandon,
+        ).open()
+
     def confirm_quit(self) -> None:
         """Quit (the Settings screen), once the table confirms: in the kiosk the companion
         starts again; on a desktop its window closes."""
@@ -605,9 +709,8 @@ class CompanionApp(TableDesk, App):
         picked), and every text of the pop-ups open (a question, a menu, the dragon's
         attack)."""
         set_language(language)
-        for holder in (getattr(self, "controller", None), *self._controls.values()):
-            if holder is not None:
-                retell_held(holder)
+        for _face, holder in self._controls.values():
+            retell_held(holder)
         current = self.screens.current
         kept = screen_state(self.screens.current_screen)
         self._kept = {current: {name: retold(value) for name, value in kept.items()}}
@@ -672,6 +775,13 @@ def retell_widgets(top: Any) -> None:
             new = retold(value)
             if new is not value:
                 setattr(widget, name, new)
+
+
+def badges() -> list[TagTarget]:
+    """The players' badges, one of each seat's colour."""
+    from companion.store.tags import resolve
+
+    return [resolve("badge", None, c) for c in SEAT_COLOURS]
 
 
 def hand_over(work: Callable[[], Any]) -> None:

@@ -15,6 +15,7 @@ from kivy.app import App
 from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.tests.common import UnitTestTouch
+from kivy.uix.screenmanager import ScreenManager
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
@@ -106,14 +107,22 @@ class Harness:
             self.frames(1)
 
     def widgets(self) -> Iterator[Widget]:
+        """The widgets in view: the pop-ups open (the topmost first), then the screen
+        shown and the status bar; a screen left (still a child of the screen manager
+        while its transition ends) is not in view."""
         stack = list(reversed(self.window.children))  # the topmost (a pop-up) first
         while stack:
             widget = stack.pop()
             yield widget
-            stack.extend(widget.children)
+            if isinstance(widget, ScreenManager):
+                shown = widget.current_screen
+                stack.extend([shown] if shown is not None else [])
+            else:
+                stack.extend(widget.children)
 
     def find(self, text: str, cls: type | None = None) -> Widget:
-        """The visible widget whose text is ``text`` (or starts with it, ending in '...')."""
+        """The visible widget whose text is ``text`` (or starts with it, ending in '...'),
+        on the screen shown or a pop-up open."""
         prefix = text.endswith("...")
         for w in self.widgets():
             label = getattr(w, "text", None)
@@ -205,10 +214,9 @@ class Harness:
     def seats(self) -> int:
         """The players (or teams: a Tschak! table's panels) at the table of the moment;
         0 with no game on it."""
-        own = self.app.own() if hasattr(self.app, "own") else None
-        ctl: Any = own[1] if own is not None else getattr(self.app, "controller", None)
-        if ctl is None:  # an app with no table (the trouble screen's)
+        if self.app.trouble is not None:  # an app with no table (the trouble screen's)
             return 0
+        ctl: Any = self.app.on_table()[1]
         view = ctl.view()
         return len(getattr(view, "teams", ()) or getattr(view, "players", ()) or ())
 

@@ -115,6 +115,7 @@ class Controller(LiveGame):
         super().__init__(store)
         self.store: GameStore = store
         self.session = Session(store)
+        # the app's tag registry (companion.store.tags), read for what a scan names
         self.registry = registry if registry is not None else TagRegistry(store.db)
         self.signals = signals
         self.table: Table | None = None

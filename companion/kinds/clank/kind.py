@@ -6,10 +6,11 @@ Its rules are ``rules/``, its catalog ``catalog/``, its table (the fair draw wir
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.kinds.base import JSON, GameTable, KindModules, PhoneFace
+from companion.kinds.base import JSON, GameTable, KindModules, PhoneFace, TableFace
 from companion.kinds.clank.catalog import CatalogError
 from companion.kinds.clank.rules import RuleError, make_setup
 from companion.kinds.clank.rules.setup import as_listed
@@ -107,8 +108,25 @@ class ClankKind(KindModules):
 
     charted = True
 
-    def table_face(self) -> None:
-        return None  # the app's own table, opening and scoring screens
+    # 2 to 4 players; 5 or 6 with the Adventuring Party
+    player_limits = (2, 6)
+
+    def seats_note(self, count: int) -> str:
+        from companion.i18n import _
+
+        return _("5-6 players play with the Adventuring Party") if count > 4 else ""
+
+    def prepare(self, control: Any, edition: str, seats: Sequence[str]) -> None:
+        """The game starts at once (its opening row and client seed come next)."""
+        options: JSON = {"edition": edition, "players": list(seats)}
+        if len(seats) > 4:
+            options["party"] = True
+        control.new_game(options)
+
+    def table_face(self) -> TableFace:
+        from companion.kinds.clank.face import FACE
+
+        return FACE
 
     def phone_face(self) -> PhoneFace:
         from companion.kinds.clank.phones import FACE

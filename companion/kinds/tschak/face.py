@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.kinds.base import KindControl, MenuEntry, TagTarget
+
 if TYPE_CHECKING:
     from companion.kinds.tschak.control import TschakControl
 
@@ -21,6 +23,8 @@ SCREENS = {
 
 class TschakFace:
     screens: Mapping[str, tuple[str, str]] = SCREENS
+    # its set-up visits the card catalog: an update does not take the table away from it
+    visited: tuple[str, ...] = ("tschak_catalog",)
 
     @property
     def phase_screens(self) -> Mapping[str, str]:
@@ -42,6 +46,26 @@ class TschakFace:
         from companion.kinds.tschak.screens.base import open_tschak_drawer
 
         open_tschak_drawer()
+
+    def menu_entries(self, app: Any) -> list[MenuEntry]:
+        """None before the screens every table has: its screens open a menu of their own."""
+        return []
+
+    def press(self, app: Any, button: str) -> None:
+        """Undo on the panel takes back what its screen's Undo does (End turn: a Tschak!
+        turn ends as its cards are entered)."""
+        from companion.kinds.tschak.screens.base import tschak_press
+
+        tschak_press(app, button)
+
+    def turn(self, control: KindControl) -> object:
+        return control.phase
+
+    def tag_choices(self, edition: str) -> list[tuple[str, TagTarget]]:
+        """Its cards, in words."""
+        from companion.store.tags import component_words, components
+
+        return [(component_words(c), c) for c in components(edition, ("card",), ())]
 
 
 FACE = TschakFace()

@@ -5,6 +5,7 @@ played (a Clank! table never loads them)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from companion.kinds.base import JSON, GameTable, KindModules, PhoneFace, TableFace
@@ -90,6 +91,17 @@ class TschakKind(KindModules):
     file_errors: tuple[type[Exception], ...] = ()
 
     charted = False
+
+    player_limits = (2, 4)
+
+    def seats_note(self, count: int) -> str:
+        from companion.i18n import _
+
+        return _("Tschak! is for 2 to 4 players") if count > 4 else ""
+
+    def prepare(self, control: Any, edition: str, seats: Sequence[str]) -> None:
+        """Its set-up first: the settings, the card catalog."""
+        control.prepare(list(seats))
 
     def table_face(self) -> TableFace:
         from companion.kinds.tschak.face import FACE

@@ -1,64 +1,62 @@
-"""The app's own table (Clank!'s): its controller, its questions and its menus.
+"""Clank!'s desk: what its table on the touchscreen asks and offers beyond its controller.
 
-``CompanionApp`` (``companion.ui.app``) is the shell every game shares: the screens, the
-reader and the panel, the trouble screen, the languages and the settings. What the
-table of Clank! asks and offers is here, in the shell's base ``TableDesk``: the player's
-menu of legal actions, Undo and End turn and the questions before what cannot be taken
-back (a dragon draw undone, the end of the game, an abandon), the dragon's attacks as
-they come, the scan drawer and the binding of an unknown tag. A kind with screens of
-its own has its own (``GameKind.table_face``).
+The player's menu of legal actions, Undo and End turn and the questions before what
+cannot be taken back (a dragon draw undone, the end of the game), the dragon's attacks as
+they come, the scan drawer. The desk is made with the kind's controller
+(``ClankControl``, made by the Clank! face for the app) and reached by its screens and
+their layouts through ``desk_of``; the app (``companion.ui.app``) is the shell every
+game shares, and names no game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from kivy.app import App
 from kivy.clock import Clock
 
 from companion.i18n import _, ngettext, player_name
-from companion.kinds import kind_of
-from companion.kinds.base import KindControl, TableFace
 from companion.kinds.clank.controller import Controller
+from companion.kinds.clank.screens.attack import AttackView
 from companion.kinds.clank.view import AttackEvent, Offer, attacks_of, describe_action
 from companion.live import Update
-from companion.store import GameStore
-from companion.store.tags import TagError, TagRegistry, component_words, components
-from companion.ui.widgets import AttackView, StatusBar
 
-if TYPE_CHECKING:
-    from kivy.uix.screenmanager import ScreenManager
+EDITION = "clank"  # the kind's controller plays Catacombs too: one for the kind
 
-    from companion.ui.screens.popups import Confirm
+
+class ClankControl(Controller):
+    """The Clank! controller of the app, with its desk: the app's store and tag
+    registry, the panel's LEDs, its updates told to the desk."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app.store, registry=app.tags, signals=app.panel)
+        self.desk = TableDesk(app, self)
+        self.listeners.append(self.desk.on_update)
+
+
+def desk_of(app: Any) -> TableDesk:
+    """The Clank! desk of ``app`` (its controller made when first needed)."""
+    control = app.control(EDITION)
+    assert isinstance(control, ClankControl), control
+    return control.desk
+
+
+def open_clank_drawer() -> None:
+    """The scan drawer of the running app's Clank! table (see TableDesk.open_drawer)."""
+    desk_of(App.get_running_app()).open_drawer()
 
 
 class TableDesk:
-    """The table of the app's own kind, as the shell's base (see the module)."""
+    """Clank!'s table on the touchscreen, beside its controller (see the module)."""
 
-    controller: Controller
-    tags: TagRegistry  # the app's tag registry
-    status: StatusBar
-    ready_text: str  # what the status bar says when nothing else is to say
-    screens: ScreenManager
-    attack_view: AttackView | None
-    _asking: Confirm | None
+    def __init__(self, app: Any, controller: Controller) -> None:
+        self.app = app
+        self.controller = controller
+        self.attack_view: AttackView | None = None  # the dragon's attack shown
 
-    if TYPE_CHECKING:  # the shell's, in CompanionApp
-
-        def screen(self, name: str) -> Any: ...
-
-        def follow(self, kind: str) -> None: ...
-
-        def own(self) -> tuple[TableFace, KindControl] | None: ...
-
-        def on_scan(self, uid: str) -> None: ...
-
-        def redraw(self) -> None: ...
-
-        def _tell_status(self, message: str) -> None: ...
-
-    def table_entries(self) -> list[tuple[str, Callable[[], Any]]]:
+    def menu_entries(self) -> list[tuple[str, Callable[[], Any]]]:
         """The menu's entries of the game on the table (a card's dragon attack, the rage,
         cancelling a refill, an artifact removed at set-up, the Catacombs deck-out), before
         the screens every table has."""
@@ -97,31 +95,27 @@ class TableDesk:
                    for o in offers]  # fmt: skip
         Picker(_("Which artifact was removed at set-up?"), entries).open()
 
-    def _make_controller(self, store: GameStore) -> Controller:
-        """The controller of the app's own table, its updates told to the desk."""
-        controller = Controller(store, registry=self.tags)
-        controller.listeners.append(self.on_update)
-        return controller
-
     def on_update(self, update: Update) -> None:
-        if getattr(self, "_building", False):
+        """What the app does when the Clank! controller tells it something."""
+        app = self.app
+        if getattr(app, "_building", False):
             return
-        self.follow(update.kind)
+        app.follow(update.kind)
         # the table screen's own line says what just happened: the status bar does not
         # repeat it there (it keeps what the line does not show: ignored scans, badges)
-        on_table = self.screens.current == "table"
+        on_table = app.screens.current == "table"
         # a deck to scan for scoring is said on the scoring screen, not in the status bar
         scoring = update.kind == "entry" and update.what == "scoring"
         told = ("rejected", "unknown_tag", "ignored", "entry", "seat")
         if update.kind in told and update.message and not scoring:
             repeated = on_table and update.kind not in ("ignored", "seat", "unknown_tag")
-            self.status.text = self.ready_text if repeated else update.message
+            app.status.text = app.ready_text if repeated else update.message
         elif update.kind in ("action", "game") or scoring:
-            self.status.text = self.ready_text
-        if update.kind == "seat" and self.screens.current == "newgame" and update.component:
-            self.screens.get_screen("newgame").toggle_seat(update.component.name)
+            app.status.text = app.ready_text
+        if update.kind == "seat" and app.screens.current == "newgame" and update.component:
+            app.screens.get_screen("newgame").toggle_seat(update.component.name)
         if update.kind == "unknown_tag" and update.uid:
-            self.choose_binding(update.uid, rebind=False, then=self._tell_status)
+            app.choose_binding(update.uid, rebind=False, then=app.tell_status)
         attacks = attacks_of(update.detail)  # what the controller told of the action
         if attacks:
             self.show_attacks(attacks)
@@ -168,41 +162,6 @@ class TableDesk:
         if view.phase == "playing" and any(p.odds for p in view.players):
             OddsView(view).open()
 
-    def ask(
-        self,
-        question: str,
-        yes: str,
-        action: Callable[[], Any],
-        note: str = "",
-        *,
-        tied: bool = True,
-    ) -> None:
-        """A question before what cannot be taken back (see Confirm). ``tied``: answered
-        for the moment it was asked: if the game moved on meanwhile (a scan, a button of
-        the panel), the answer does nothing and the status bar says so. One question at a
-        time: while one is open, another (the panel's button pressed again) is not asked."""
-        from companion.ui.screens.popups import Confirm
-
-        if self._asking is not None:
-            return
-        ctl = self.controller
-        moment = ctl.moment()
-
-        def answered() -> None:
-            if tied and (ctl is not self.controller or ctl.moment() != moment):
-                self.status.text = _("The table changed meanwhile: nothing was done")
-                return
-            action()
-
-        confirm = Confirm(question, yes, answered, note=note)
-        self._asking = confirm
-        confirm.bind(on_dismiss=self._answered)
-        confirm.open()
-
-    def _answered(self, confirm: Confirm) -> None:
-        if self._asking is confirm:
-            self._asking = None
-
     def undo(self, aim: tuple[object, ...] | None = None) -> None:
         """Undo (the table's button, aimed at the moment its screen showed, or the
         panel's). Taking back an action that made a dragon draw asks first: the draw
@@ -225,7 +184,7 @@ class TableDesk:
             len(nonces),
         ).format(numbers=numbers)
         what = describe_action(undone, [], ctl.edition)
-        self.ask(_("Undo “{what}”?").format(what=what), _("Yes, undo it"), ctl.undo, note=note)
+        self.app.ask(_("Undo “{what}”?").format(what=what), _("Yes, undo it"), ctl.undo, note=note)
 
     def end_turn(self, aim: tuple[object, ...] | None = None) -> None:
         """End turn (the table's button, aimed at the turn its screen named, or the
@@ -255,7 +214,7 @@ class TableDesk:
         if ctl.phase != "opening" or n >= size:
             ctl.begin()
             return
-        self.ask(
+        self.app.ask(
             _("Opening row: {n} of {size} cards scanned. Start the first turn?").format(
                 n=n, size=size
             ),
@@ -287,7 +246,7 @@ class TableDesk:
 
     def ask_ending(self, what: str, action: Callable[[], Any]) -> None:
         """The question before ``what`` ends the game: the server seed comes out with it."""
-        self.ask(
+        self.app.ask(
             _("{what}: the game ends. Go on?").format(what=what),
             _("Yes, end the game"),
             action,
@@ -303,37 +262,12 @@ class TableDesk:
         ).format(n=n)
         if ctl.ends_game({"do": "attack"}):
             note += " " + _("It ends the game and reveals the server seed.")
-        self.ask(
+        self.app.ask(
             _("A card makes the dragon attack?"),
             _("Yes, the dragon attacks"),
             lambda: ctl.do({"do": "attack"}),
             note=note,
         )
-
-    def confirm_abandon(self) -> None:
-        from companion.ui.screens.popups import Confirm
-
-        def abandon() -> None:
-            if self.controller.abandon():
-                self.controller.close_game()
-
-        Confirm(
-            _("Abandon the game? Its seed is revealed; it cannot go on."),
-            _("Yes, abandon it"),
-            abandon,
-        ).open()
-
-    def confirm_abandon_unresumable(self) -> None:
-        """The game that cannot be resumed, given up after a confirmation."""
-        from companion.ui.screens.popups import Confirm
-
-        found = self.controller.unresumable
-        if found is None:
-            return
-        game = found[0]
-        question = _("Abandon game {game}? It can never go on; its log still verifies.")
-        yes = _("Yes, abandon game {game}").format(game=game)
-        Confirm(question.format(game=game), yes, self.controller.abandon_unresumable).open()
 
     def confirm_close_game(self) -> None:
         """Close the scored game (the new-game screen follows); the decks not scanned yet
@@ -359,7 +293,7 @@ class TableDesk:
     def close_game(self) -> None:
         """Close game, confirmed: the close record, then the final proof full screen over
         the new-game screen (Done puts it away)."""
-        self.screen("scoring").close_game()
+        self.app.screen("scoring").close_game()
 
     def pick_untagged_card(self) -> None:
         """A revealed card without a tag (or one that will not read): the table picks it
@@ -369,7 +303,7 @@ class TableDesk:
 
         UntaggedPicker().open()
 
-    def open_scan_drawer(self) -> None:
+    def open_drawer(self) -> None:
         """The simulated reader: pick a component to 'scan' it. The pick lays its sticker
         on the simulated table's fake reader, and the reader worker reports the scan as on
         the Pi (the "No tag" entries are no scans). Without a simulated table (the app
@@ -378,19 +312,14 @@ class TableDesk:
         import secrets
 
         from companion.kinds.clank.screens.choices import catalog_components, component_label
-        from companion.ui.screens.popups import Picker
-
-        own = self.own()
-        if own is not None:
-            own[0].open_drawer()
-            return
         from companion.store.tags import Component
+        from companion.ui.screens.popups import Picker
         from companion.ui.simulated import SimulatedTable
 
         ctl = self.controller
-        table: SimulatedTable | None = getattr(self, "simulated_table", None)
+        table: SimulatedTable | None = getattr(self.app, "simulated_table", None)
         scan: Callable[[Component], Any] = ctl.scan_component
-        scan_uid: Callable[[str], Any] = self.on_scan
+        scan_uid: Callable[[str], Any] = self.app.on_scan
         if table is not None:
             scan, scan_uid = table.pick, table.lay
         edition = ctl.edition
@@ -417,40 +346,6 @@ class TableDesk:
         for c in catalog_components(edition, cards=sets, tokens=tokens):
             entries.append((component_label(c), partial(scan, c)))
         Picker(_("Scan drawer: tap what you would scan"), entries).open()
-
-    def choose_binding(self, uid: str, *, rebind: bool, then: Callable[[str], None]) -> None:
-        """An unknown (or re-bound) tag: the table says which component carries it."""
-        from companion.kinds.clank.screens.choices import catalog_components, component_label
-        from companion.ui.screens.popups import Picker
-
-        ctl = self.controller
-        edition = ctl.edition
-        if self.screens.current == "tags":
-            edition = self.screen("tags").edition
-
-        def bind(component: Any) -> None:
-            try:
-                binding = self.tags.bind(uid, component, rebind=rebind)
-            except TagError as e:
-                then(e.localized())
-                return
-            then(
-                _("{uid} is now {component}").format(
-                    uid=binding.uid, component=component.localized()
-                )
-            )
-            self.redraw()  # a screen counting the tags counts this one
-
-        entries = [(_("Badge: {colour}").format(colour=player_name(b.name)), lambda b=b: bind(b))
-                   for b in _badges()]  # fmt: skip
-        if kind_of(edition).table_face() is not None:  # a kind of its own: its cards, in words
-            found = components(edition, ("card",), ())
-            entries += [(component_words(c), lambda c=c: bind(c)) for c in found]
-        else:
-            for c in catalog_components(edition, cards=("starter", "reserve", "dungeon", "promo"),
-                                        tokens=True):  # fmt: skip
-                entries.append((component_label(c), lambda c=c: bind(c)))
-        Picker(_("Tag {uid}: which component is it?").format(uid=uid), entries).open()
 
 
 def _badges() -> list[Any]:

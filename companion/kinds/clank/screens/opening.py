@@ -11,6 +11,7 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
+from companion.kinds.clank.screens.shown import ClankScreen
 from companion.kinds.clank.view import TableView
 from companion.ui.layouts import Layout, kind_layout
 from companion.ui.screens.kit import app, grouped
@@ -29,7 +30,7 @@ def docked_keyboard_height() -> float:
                default=0)  # fmt: skip
 
 
-class OpeningScreen(Layout, Screen):
+class OpeningScreen(Layout, ClankScreen, Screen):
     """Set-up checklist, the commitment (text and QR), the opening row, the seed words."""
 
     layouts = (kind_layout(KV, "opening.kv"),)

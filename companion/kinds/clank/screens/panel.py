@@ -344,7 +344,9 @@ class PlayerPanel(Layout, ButtonBehavior, BoxLayout):
     def more(self) -> None:
         app = App.get_running_app()
         if app.controller.aimed(app.screen("table").pressed):
-            app.open_player_actions(self.player)
+            from companion.kinds.clank.screens.desk import desk_of
+
+            desk_of(app).open_player_actions(self.player)
 
     def show(self, p: PlayerView, view: TableView, compact: bool) -> None:
         edition = view.edition

@@ -17,6 +17,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.kinds.clank.screens.choices import catalog_components
+from companion.kinds.clank.screens.shown import ClankScreen
 from companion.kinds.clank.view import TableView
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.drawn import text_extent
@@ -30,7 +31,7 @@ from companion.ui.widgets import FitLabel
 KV = "companion.kinds.clank"  # the package whose kv/ holds its layouts
 
 
-class ScoringScreen(Layout, Screen):
+class ScoringScreen(Layout, ClankScreen, Screen):
     """The end as an event: the winner first and large, each player's total on their
     button, the chosen player's breakdown and deck (scanned or added by hand), and the
     proof so far: every deck scanned moves the chain head on, so it is said not to be

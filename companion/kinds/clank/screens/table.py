@@ -40,6 +40,7 @@ from companion.kinds.clank.screens.panel import (
     WATCHED,
     PlayerPanel,
 )
+from companion.kinds.clank.screens.shown import ClankScreen
 from companion.kinds.clank.view import TableView
 from companion.ui.cached import Cached
 from companion.ui.colours import LIGHT_INK, colour, letter, text_colour
@@ -262,7 +263,7 @@ class NoTagButton(Layout, Button):
     layouts = (kind_layout(KV, "table.kv"),)
 
 
-class TableScreen(Layout, Screen):
+class TableScreen(Layout, ClankScreen, Screen):
     layouts = (kind_layout(KV, "table.kv"),)
     view = ObjectProperty(None, allownone=True)
     next_attack = StringProperty("0")
@@ -510,4 +511,6 @@ class TableScreen(Layout, Screen):
 
     def no_tag(self) -> None:
         """A revealed card without a tag: the table says which card it is."""
-        App.get_running_app().pick_untagged_card()
+        from companion.kinds.clank.screens.desk import desk_of
+
+        desk_of(App.get_running_app()).pick_untagged_card()

@@ -161,6 +161,13 @@ def tschak_scan(a: Any, uid: str) -> None:
         ctl().scan(uid)
 
 
+def tschak_press(a: Any, button: str) -> None:
+    """A button of the panel during a Tschak! game: Undo takes back the card entered
+    last, or the last action, as the screen's Undo does."""
+    if button == "undo" and ctl().in_play:
+        ctl().undo()
+
+
 def tschak_update(a: Any, update: Update) -> None:
     """What the app does when the Tschak! controller tells it something."""
     if getattr(a, "_building", False):

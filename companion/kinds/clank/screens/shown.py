@@ -1,0 +1,22 @@
+"""What the Clank! screens share as screens of the kind's face: each is drawn again from
+one view of the controller (``GameScreen.show_own``, which the app asks of the screen
+shown), once the game has its players."""
+
+from __future__ import annotations
+
+from kivy.app import App
+
+from companion.kinds.clank.view import TableView
+
+
+class ClankScreen:
+    """Mixed into a Clank! screen whose ``redraw`` draws a view of the table."""
+
+    def redraw(self, view: TableView) -> None:
+        raise NotImplementedError
+
+    def show_own(self) -> None:
+        """Redrawn from the controller's view (the app asks this of the screen shown)."""
+        view = App.get_running_app().controller.view()
+        if view.players:
+            self.redraw(view)
