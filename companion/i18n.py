@@ -105,8 +105,6 @@ __all__ = [
     "pgettext",
     "npgettext",
     # an edition's own words
-    "EDITIONS",
-    "edition_words",
     "ed_",
     "ned_",
     "translate_template",
@@ -124,23 +122,28 @@ log = logging.getLogger(__name__)
 LOCALE_DIR = package_path("locale")  # package data (companion/resources.py)
 DOMAIN = "companion"
 LANGUAGES = ("en", "ru", "uk", "es")  # English is the source: it has no catalog
-# the gettext contexts of ed_ and ned_: the editions whose words differ (each named by
-# its kind, when its package is first imported: ``edition_words``), and the one whose
-# words an edition without its own (None included, as a badge has none) reads in
-EDITIONS: tuple[str, ...] = ()
-_default_context = ""
+# the gettext context of an edition's own words (``ed_``, ``ned_``) is the edition's name;
+# an edition without words of its own, or none (a badge has none), reads in the default
+# edition's (the kinds' registry names it: companion.kinds.DEFAULT)
+_default_edition = ""
 
 
-def edition_words(contexts: tuple[str, ...], default: str) -> None:
-    """A kind's editions that have words of their own (gettext contexts), and the one
-    read for an edition that has none."""
-    global EDITIONS, _default_context
-    EDITIONS = tuple(dict.fromkeys((*EDITIONS, *contexts)))
-    _default_context = _default_context or default
+def _default() -> str:
+    global _default_edition
+    if not _default_edition:
+        from companion.kinds import DEFAULT
+
+        _default_edition = DEFAULT
+    return _default_edition
 
 
-def _context(edition: str | None) -> str:
-    return edition if edition is not None and edition in EDITIONS else _default_context
+def _in_words(edition: str | None, english: str, say: Callable[[str], str]) -> str:
+    """``say(context)`` in the edition's words, else in the default edition's."""
+    if edition:
+        shown = say(edition)
+        if shown != english:
+            return shown
+    return say(_default())
 
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
@@ -313,33 +316,39 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 
 
 def ed_(edition: str | None, message: str) -> str:
-    """``message`` in the words of ``edition`` (one of ``EDITIONS``; any other, None
-    included, as a badge has none, reads in the default edition's words)."""
-    context = _context(edition)
-    return Said(_translation.pgettext(context, message), ed_, (edition, message))
+    """``message`` in the words of ``edition`` (an edition without words of its own,
+    None included, as a badge has none, reads in the default edition's words)."""
+    shown = _in_words(edition, message, lambda c: _translation.pgettext(c, message))
+    return Said(shown, ed_, (edition, message))
 
 
 def ned_(edition: str | None, singular: str, plural: str, n: int) -> str:
     """The plural form for ``n``, in the words of ``edition``."""
-    context = _context(edition)
-    shown = _translation.npgettext(context, singular, plural, n)
-    return Said(shown, ned_, (edition, singular, plural, n))
+    english = singular if n == 1 else plural
+
+    def say(context: str) -> str:
+        return _translation.npgettext(context, singular, plural, n)
+
+    return Said(_in_words(edition, english, say), ned_, (edition, singular, plural, n))
 
 
 def translate_template(template: str | tuple[str, str], n: object, edition: str | None) -> str:
     """The template in the current language: the edition's words first, then the plain
     catalog (an ``EN_`` template lives in the edition contexts, an ``N_`` one without)."""
-    context = _context(edition)
     if isinstance(template, tuple):
         if not isinstance(n, int):  # Msg refuses a plural template without one
             raise TypeError("a plural message needs a whole number n")
         singular, plural = template
         english = singular if n == 1 else plural
-        shown = _translation.npgettext(context, singular, plural, n)
+        count = n
+        shown = _in_words(
+            edition, english, lambda c: _translation.npgettext(c, singular, plural, count)
+        )
         if shown == english:
             shown = _translation.ngettext(singular, plural, n)
     else:
-        shown = _translation.pgettext(context, template)
+        text = template
+        shown = _in_words(edition, text, lambda c: _translation.pgettext(c, text))
         if shown == template:
             shown = _translation.gettext(template)
     return Said(shown, translate_template, (template, n, edition))

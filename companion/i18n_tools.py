@@ -119,13 +119,11 @@ class Extracted(TypedDict):
 
 def edition_contexts() -> tuple[str, ...]:
     """The gettext contexts of ``ed_`` and ``ned_``: every kind's editions with words of
-    their own (each kind names them when its package is imported)."""
-    from companion import i18n
+    their own (a kind's ``word_contexts``)."""
     from companion.kinds import editions, kind_of
 
-    for edition in editions():
-        kind_of(edition)
-    return i18n.EDITIONS
+    found = (c for e in editions() for c in getattr(kind_of(e), "word_contexts", ()))
+    return tuple(dict.fromkeys(found))
 
 
 def extract(root: Path = PROJECT) -> dict[tuple[str | None, str], Extracted]:

@@ -9,21 +9,21 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion import kinds
 from companion.archive import Archive, LoggedDraw, Place, bag_laid_out
 from companion.history import NoResults
 from companion.session import Session
 from companion.store import GameStore
-from tests import kind_pebbles
+from tests.kinds import mount, unmount
 
 SEED = "3c" * 32
 
 
 @pytest.fixture
 def pebbles() -> Iterator[None]:
-    kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND)
+    """The box of the tests' own mounted (``companion.kinds.pebbles``, its line in KINDS)."""
+    mount()
     yield
-    kinds.register(kind_pebbles.EDITION, None)
+    unmount()
 
 
 @pytest.fixture

@@ -27,18 +27,27 @@ from companion.session import Session
 from companion.store import GameStore
 from companion.verify_log import EXIT_NOT_PROVABLY_FAIR, EXIT_OK, check_records, read_export
 from companion.verify_log import verdict as standalone_verdict
-from tests import kind_pebbles
 from tests.helpers import companion_draws_seed
+from tests.kinds import mount, unmount
 
-# every edition the registry plays, and the kind of the tests' own
-EDITIONS = sorted({*kinds.editions(), kind_pebbles.EDITION})
+# every edition the registry plays with the box of the tests' own mounted (a package
+# under companion/kinds/ and its line in KINDS), and those whose kind has a bag
+mount()
+EDITIONS = sorted(kinds.editions())
+WITH_BAG = [e for e in EDITIONS if kind_of(e).has_bag]
+unmount()
 
 
 @pytest.fixture(autouse=True)
 def pebbles() -> Iterator[None]:
-    kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND)
+    mount()
     yield
-    kinds.register(kind_pebbles.EDITION, None)
+    unmount()
+
+
+def test_the_suite_runs_every_box_and_the_tests_own() -> None:
+    assert {"clank", "catacombs", "tschak", "pebbles"} <= set(EDITIONS)
+    assert kind_of("pebbles").__module__ == "companion.kinds.pebbles.kind"
 
 
 # ------------------------------------------------------------------ the driver
@@ -146,7 +155,7 @@ def test_a_script_plays_the_same_with_a_database_and_without(edition: str, tmp_p
     assert kept.output() == alone.output() and kept_events == alone_events
 
 
-@pytest.mark.parametrize("edition", [e for e in EDITIONS if kind_of(e).has_bag])
+@pytest.mark.parametrize("edition", WITH_BAG)
 def test_a_seed_that_is_not_one_is_refused_on_the_new_line(edition: str, tmp_path: Path) -> None:
     from companion.script import ScriptError
 
@@ -217,7 +226,7 @@ def test_both_verifiers_pass_a_game_the_companion_drew_the_seed_of(
         assert summary["revealed"] and not summary["seed_given"]
 
 
-@pytest.mark.parametrize("edition", [e for e in EDITIONS if kind_of(e).has_bag])
+@pytest.mark.parametrize("edition", WITH_BAG)
 def test_a_seed_the_script_gave_is_not_called_provably_fair(edition: str, tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     game, _ = record(db, sample(edition))

@@ -19,17 +19,19 @@ from companion.script import replay
 from companion.session import Session
 from companion.store import GameStore
 from companion.verify_log import EXIT_OK, check_records, read_export, verdict
-from tests import kind_pebbles
 from tests.helpers import companion_draws_seed
+from tests.kinds import mount, unmount
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
 def pebbles() -> Iterator[None]:
-    kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND)
+    """The box of the tests' own mounted: its package as ``companion.kinds.pebbles``, its
+    line in ``KINDS``."""
+    mount()
     yield
-    kinds.register(kind_pebbles.EDITION, None)
+    unmount()
 
 
 # ------------------------------------------------------------------ the registry
@@ -49,18 +51,25 @@ def test_an_edition_nobody_plays_is_refused_in_the_default_kinds_words():
 
 
 def test_a_registered_kind_can_be_taken_away(pebbles):
-    assert kind_of("pebbles") is kind_pebbles.KIND
-    kinds.register("pebbles", None)
-    assert kind_of("pebbles") is kind_of(kinds.DEFAULT)
+    from companion.kinds.pebbles.kind import KIND
+
+    assert kind_of("pebbles") is KIND and "pebbles" in kinds.editions()  # by its line
+    kinds.register("pebbles-too", KIND)
+    assert kind_of("pebbles-too") is KIND and "pebbles-too" in kinds.editions()
+    kinds.register("pebbles-too", None)
+    assert kind_of("pebbles-too") is kind_of(kinds.DEFAULT)
+    unmount()  # its line taken away
+    assert kind_of("pebbles") is kind_of(kinds.DEFAULT) and "pebbles" not in kinds.editions()
 
 
 # ------------------------------------------------- a kind of the tests' own, in use
-def play_pebbles(db: Path, *, cut_after: int | None = None) -> int:
-    """A game of pebbles recorded in ``db``, with a power cut (a resume) after
-    ``cut_after`` actions; returns the game's id."""
+def play_pebbles(db: Path, *, cut_after: int | None = None, edition: str = "pebbles") -> int:
+    """A game of pebbles recorded in ``db`` (its box mounted, or another edition of its
+    kind registered), with a power cut (a resume) after ``cut_after`` actions; returns
+    the game's id."""
     store = GameStore(db)
     with companion_draws_seed("7a" * 32):
-        table = Session(store).start({"edition": "pebbles", "players": ["ann", "bob"]})
+        table = Session(store).start({"edition": edition, "players": ["ann", "bob"]})
     game = table.log.game  # type: ignore[union-attr]
     done = 0
     while not table.finished:
@@ -137,7 +146,9 @@ LONG_GAME_SEED = "0" * 64
 
 
 def test_a_kind_of_its_own_replays_a_script(pebbles: None) -> None:
-    table = kind_pebbles.PebbleTable({"players": ["ann", "bob", "cy"]}, LONG_GAME_SEED)
+    from companion.kinds.pebbles.table import PebbleTable
+
+    table = PebbleTable({"players": ["ann", "bob", "cy"]}, LONG_GAME_SEED)
     for _ in range(6):
         table.step({"do": "draw"})
     assert not table.state.over

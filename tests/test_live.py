@@ -11,14 +11,12 @@ from typing import Any
 
 import pytest
 
-from companion import kinds
 from companion.kinds.clank.controller import Controller
 from companion.kinds.tschak.control import TschakControl
 from companion.live import LiveGame, Update, left_game
-from companion.session import Session
 from companion.store import GameStore
-from tests import kind_pebbles
 from tests.helpers import companion_draws_seed
+from tests.kinds import mount, unmount
 
 SHARED_LIFE = (
     "resume_last",
@@ -52,65 +50,63 @@ def _source(klass: type, name: str) -> str:
     return inspect.getsource(vars(klass)[name])
 
 
-class PebbleControl(LiveGame):
-    """A controller of the pebbles kind: its own work in progress (the pebbles a player
-    has in hand, not yet drawn), nothing else of the life."""
+def hand_control() -> type[LiveGame]:
+    """The controller of the box of the tests' own (``companion.kinds.pebbles``, mounted),
+    with work in progress of its own (the pebbles a player has in hand, not yet drawn):
+    nothing else of the life."""
+    from companion.kinds.pebbles.face import PebbleControl
 
-    refusals = (kind_pebbles.PebbleError,)
+    class HandControl(PebbleControl):
+        def __init__(self, store: GameStore) -> None:
+            super().__init__(store)
+            self.hand: list[str] = []
+            self.heard: list[Update] = []
+            self.listeners.append(self.heard.append)
 
-    def __init__(self, store: GameStore) -> None:
-        super().__init__(store)
-        self.session = Session(store)
-        self.hand: list[str] = []
-        self.heard: list[Update] = []
-        self.listeners.append(self.heard.append)
+        def _reason(self, error: Exception) -> str:
+            return f"pebbles refused: {error}"
 
-    def owns(self, edition: str) -> bool:
-        return edition == kind_pebbles.EDITION
+        def _clear(self) -> None:
+            super()._clear()
+            self.hand = []
 
-    def _reason(self, error: Exception) -> str:
-        return f"pebbles refused: {error}"
+        def _work(self) -> dict[str, Any]:
+            return {"hand": list(self.hand)} if self.hand else {}
 
-    def _clear(self) -> None:
-        super()._clear()
-        self.hand = []
+        def _restore(self, saved: dict[str, Any]) -> None:
+            hand = saved.get("hand")
+            if isinstance(hand, list) and all(isinstance(h, str) for h in hand):
+                self.hand = hand
 
-    def _work(self) -> dict[str, Any]:
-        return {"hand": list(self.hand)} if self.hand else {}
+        def start(self) -> None:
+            with companion_draws_seed("5c" * 32):
+                assert self.new_game("pebbles", ["ann", "bob"])
 
-    def _restore(self, saved: dict[str, Any]) -> None:
-        hand = saved.get("hand")
-        if isinstance(hand, list) and all(isinstance(h, str) for h in hand):
-            self.hand = hand
+        def hold(self, pebble: str) -> None:
+            self.hand.append(pebble)
+            self._save()
 
-    def resume(self, game: int) -> bool:
-        self.table = self.session.resume(game)
-        self._load_saved()
-        return True
-
-    def start(self) -> None:
-        with companion_draws_seed("5c" * 32):
-            self.table = self.session.start({"edition": "pebbles", "players": ["ann", "bob"]})
-
-    def hold(self, pebble: str) -> None:
-        self.hand.append(pebble)
-        self._save()
-
-    def draw(self) -> None:
-        self.table.apply({"do": "draw"})
+    return HandControl
 
 
 @pytest.fixture
-def pebbles() -> Iterator[None]:
-    kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND)
-    yield
-    kinds.register(kind_pebbles.EDITION, None)
+def pebbles() -> Iterator[Any]:
+    """The box of the tests' own mounted; its controller, with a hand of pebbles."""
+    mount()
+    yield hand_control()
+    unmount()
+
+
+def test_the_controller_of_a_new_box_lives_the_one_shared_life(pebbles):
+    from companion.kinds.pebbles.face import PebbleControl
+
+    test_both_controllers_live_the_one_shared_life(PebbleControl)
 
 
 def test_a_kind_of_its_own_keeps_its_work_through_a_power_cut(pebbles, tmp_path: Path):
     db = tmp_path / "games.db"
     store = GameStore(db)
-    live = PebbleControl(store)
+    live = pebbles(store)
     live.start()
     live.draw()
     live.hold("black")
@@ -121,7 +117,7 @@ def test_a_kind_of_its_own_keeps_its_work_through_a_power_cut(pebbles, tmp_path:
 
     store = GameStore(db)
     assert left_game(store) == (game, "pebbles", False)
-    again = PebbleControl(store)
+    again = pebbles(store)
     assert again.resume_last() == "resumed"
     assert again.hand == ["black", "ann"] and again.game_id == game
     assert again.table.snapshot() == live.table.snapshot()
@@ -134,14 +130,14 @@ def test_a_kind_of_its_own_keeps_its_work_through_a_power_cut(pebbles, tmp_path:
     store.close()
 
     store = GameStore(db)
-    assert PebbleControl(store).resume_last() == "closed"
+    assert pebbles(store).resume_last() == "closed"
     assert store.in_progress(game)["closed"] is True  # saved with the work it had
     store.close()
 
 
 def test_a_kind_of_its_own_abandons_and_is_refused_in_its_own_words(pebbles, tmp_path):
     store = GameStore(tmp_path / "games.db")
-    live = PebbleControl(store)
+    live = pebbles(store)
     assert not live.abandon() and not live.close_game()  # no game: nothing happens
     live.start()
     live.hold("bob")

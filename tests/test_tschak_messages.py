@@ -31,7 +31,7 @@ from companion.kinds.tschak.rules.cards import (
 )
 from tests.test_tschak_support import H1, H2, H3, H4, plan, play_tower, random_game
 
-PACKAGE = Path(__file__).resolve().parent.parent / "companion" / "tschak"
+PACKAGE = Path(__file__).resolve().parent.parent / "companion" / "kinds" / "tschak" / "rules"
 PLAYERS = {2: ["ann", "bob"], 3: ["ann", "bob", "cat"], 4: ["ann", "bob", "cat", "dan"]}
 # English filler that must never reach a message through its params (a param is a code,
 # a card, a name, a number or a list of those)

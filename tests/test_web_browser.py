@@ -327,22 +327,24 @@ def test_tschak_on_the_phone(tmp_path, browser):
 
 
 def test_a_game_the_phones_cannot_show_says_so(tmp_path, browser):
-    """The newest game is of a kind without a phones part (the tests' own pebbles): the
-    page says the phones cannot show it, under its title, and the server goes on."""
+    """The newest game is of a kind without a phones part (the tests' own pebbles, from a
+    variant of its kind registered without one): the page says the phones cannot show
+    it, under its title, and the server goes on."""
     from companion import kinds
     from companion.i18n import _
     from companion.web.words import WORDS
-    from tests import kind_pebbles
+    from tests.kinds import UNSHOWN, register_unshown, unmount
     from tests.test_kinds import play_pebbles
 
     driver = browser
     db = tmp_path / "games.db"
     _start_game(db)
-    kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND)
+    register_unshown()
     try:
-        game = play_pebbles(db)
+        game = play_pebbles(db, edition=UNSHOWN)
     finally:
-        kinds.register(kind_pebbles.EDITION, None)
+        kinds.register(UNSHOWN, None)
+        unmount()
     says = _(WORDS["not_shown"])
     with serving(db, cli=WITH_PEBBLES) as served:
         driver.get(served.url)
@@ -353,3 +355,41 @@ def test_a_game_the_phones_cannot_show_says_so(tmp_path, browser):
         _wait(driver, _present("#bag"))
         driver.get(f"{served.base}/#game={game}")
         _wait(driver, lambda d: _text(d, "#main .notice") == says)
+
+
+def test_a_new_box_is_shown_in_the_pages_own_layout(tmp_path, browser):
+    """A game of the tests' own box (``companion.kinds.pebbles``, mounted) on the page,
+    with no script of its own: its title, whose turn it is and its lines (each player's
+    points), in the kind-neutral layout "lines"."""
+    from tests.helpers import companion_draws_seed
+    from tests.kinds import mount, unmount
+
+    driver = browser
+    db = tmp_path / "games.db"
+    mount()
+    try:
+        with GameStore(db) as store, companion_draws_seed("0" * 64):  # a long game
+            table = Session(store).start({"edition": "pebbles", "players": ["red", "blue"]})
+            for _ in range(3):
+                table.apply({"do": "draw"})
+            points = table.snapshot()["players"]
+            game = table.log.game  # type: ignore[union-attr]
+    finally:
+        unmount()
+    with serving(db, cli=WITH_PEBBLES) as served:
+        driver.get(served.url)
+        _wait(driver, _present('button[data-player="blue"]'))
+        _css(driver, 'button[data-player="blue"]').click()
+        _wait(driver, _present("#lines"))
+        assert _text(driver, "#title") == f"Pebbles · #{game}"
+        shown = driver.execute_script(
+            "return [...document.querySelectorAll('#lines .line')].map((n) => n.textContent)"
+        )
+        assert shown == [
+            f"{p.title()}: {v['points']} point" + "s" * (v["points"] != 1)
+            for p, v in points.items()
+        ]
+        assert _text(driver, "#turn") == "Blue's turn"
+        assert _text(driver, "#last").startswith("Red drew ")
+        _no_overflow(driver)
+        _shot(driver, "phone-en-6-pebbles")

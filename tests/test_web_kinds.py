@@ -1,7 +1,9 @@
 """The phones through the kind: each kind words its own games for the page
 (``GameKind.phone_face``), the web side names no game, and a game of a kind without a
-phones part (the tests' own pebbles) is one the phones say they cannot show, in the API's
-JSON error shape, with nothing more of its log, and never a crash."""
+phones part (the tests' own pebbles, registered under another edition without it) is one
+the phones say they cannot show, in the API's JSON error shape, with nothing more of its
+log, and never a crash; the tests' own box mounted (``companion.kinds.pebbles``) is shown
+in the page's kind-neutral layout, "lines"."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from companion.kinds import kind_of
 from companion.web.bgstats import bgstats_game
 from companion.web.reader import Games, NotShown
 from companion.web.words import WORDS, page_words
-from tests import kind_pebbles
+from tests.kinds import UNSHOWN, mount, register_unshown, unmount
 from tests.test_kinds import EDITIONS, names_of_games, play_pebbles
 from tests.test_web_support import expected, record, run_app, script
 
@@ -27,9 +29,13 @@ WEB = ROOT / "companion" / "web"
 
 @pytest.fixture
 def pebbles() -> Iterator[None]:
-    kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND)
+    """The box of the tests' own mounted (its package, its line in KINDS), and a variant
+    of its kind whose ``phone_face()`` is None registered as ``UNSHOWN``."""
+    mount()
+    register_unshown()
     yield
-    kinds.register(kind_pebbles.EDITION, None)
+    kinds.register(UNSHOWN, None)
+    unmount()
 
 
 # ------------------------------------------------------------ the web side names no game
@@ -89,19 +95,35 @@ def test_the_bag_shows_the_ghosts_only_in_an_edition_that_has_them(tmp_path):
 
 
 # ------------------------------------------------------------ a game the phones cannot show
+def test_a_new_box_is_shown_in_the_pages_own_layout(pebbles, tmp_path):
+    assert kind_of("pebbles").phone_face() is not None
+    assert bgstats_game("pebbles") == ("Pebbles", None)  # no id: BG Stats matches the name
+    db = tmp_path / "games.db"
+    game = play_pebbles(db)
+    payload = Games(db).game(None).payload()
+    assert payload["game"] == game and payload["status"] == "over"
+    view = payload["view"]
+    assert view["layout"] == "lines" and view["pick"] == "name" and view["title"] == "Pebbles"
+    points = payload["state"]["players"]
+    assert view["lines"] == [f"{p.title()}: {v['points']} point" + "s" * (v["points"] != 1)
+                             for p, v in points.items()]  # fmt: skip
+    assert view["winners"] == [r["player"] for r in view["ranking"] if r["place"] == 1]
+    assert payload["state"]["server_seed"] == "7a" * 32  # revealed by its log, at the end
+
+
 def test_a_kind_without_a_phones_part_is_a_kind(pebbles):
-    assert kind_of("pebbles").phone_face() is None
-    assert bgstats_game("pebbles") == ("Pebbles", None)  # its title: BG Stats matches it
+    assert kind_of(UNSHOWN).phone_face() is None
+    assert bgstats_game(UNSHOWN) == ("Pebbles", None)  # its title: BG Stats matches it
 
 
 def test_the_reader_says_a_game_cannot_be_shown(pebbles, tmp_path):
     db = tmp_path / "games.db"
-    game = play_pebbles(db)
+    game = play_pebbles(db, edition=UNSHOWN)
     games = Games(db)
     for _ in range(2):  # replayed, then asked again
         with pytest.raises(NotShown) as caught:
             games.game(None)
-        assert caught.value.game == game and caught.value.edition == "pebbles"
+        assert caught.value.game == game and caught.value.edition == UNSHOWN
     assert games.replayed[game].seq == 1  # nothing of its log read past its set-up
 
 
@@ -109,7 +131,7 @@ def test_the_api_says_a_game_cannot_be_shown_and_shows_the_others(pebbles, tmp_p
     db = tmp_path / "games.db"
     first = script("clank-2-players-short.jsonl")
     record(db, first)
-    unshown = play_pebbles(db)  # the newest game: the table plays pebbles now
+    unshown = play_pebbles(db, edition=UNSHOWN)  # the newest game: the table plays it now
 
     async def check(client, token):
         auth = {"Authorization": f"Bearer {token}"}
@@ -135,7 +157,7 @@ def test_the_api_says_a_game_cannot_be_shown_and_shows_the_others(pebbles, tmp_p
         return answers, event
 
     answers, event = run_app(db, check)
-    newest = {"game": unshown, "error": "not_shown", "edition": "pebbles", "title": "Pebbles"}
+    newest = {"game": unshown, "error": "not_shown", "edition": UNSHOWN, "title": "Pebbles"}
     for path in ("/api/state", f"/api/state?game={unshown}"):
         status, body = answers[path]
         data = json.loads(body)
@@ -150,7 +172,7 @@ def test_the_api_says_a_game_cannot_be_shown_and_shows_the_others(pebbles, tmp_p
     assert answers["/api/proof"] == (404, b"")
     status, body = answers["/api/games"]
     listed = {g["game"]: g["edition"] for g in json.loads(body)["games"]}
-    assert status == 200 and listed == {1: "clank", unshown: "pebbles"}
+    assert status == 200 and listed == {1: "clank", unshown: UNSHOWN}
 
 
 def test_the_page_has_words_for_a_game_it_cannot_show():

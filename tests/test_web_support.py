@@ -116,12 +116,13 @@ class Served:
     _err: str = ""
 
 
-# ``clank-companion`` with the tests' own kind registered (pebbles: no phones part)
+# ``clank-companion`` with the box of the tests' own mounted (pebbles, a package under
+# companion/kinds/ and its line in KINDS), and its variant without a phones part
 WITH_PEBBLES = [
     sys.executable,
     "-c",
-    "import sys; from companion import kinds; from companion.cli import main; "
-    "from tests import kind_pebbles; kinds.register(kind_pebbles.EDITION, kind_pebbles.KIND); "
+    "import sys; from companion.cli import main; "
+    "from tests.kinds import mount, register_unshown; mount(); register_unshown(); "
     "sys.exit(main(sys.argv[1:]))",
 ]
 

@@ -246,10 +246,13 @@ class PhoneFace(Protocol):
     ) -> JSON:
         """What the page says of one state (the kind's ``output``), in the table's
         language: ``title``; ``layout`` (which of the page's layouts shows the game:
-        "dragon" or "towers") and ``pick`` ("colour" or "name": how a phone says whose
-        it is); ``players``, each one's ``label``, ``letter`` and ``colour``; ``last``;
-        once over, ``ranking`` (``player``, ``label``, ``score``, ``place``) and
-        ``winners``."""
+        "dragon", "towers", or "lines", the layout of a box with none of its own) and
+        ``pick`` ("colour" or "name": how a phone says whose it is); ``players``, each
+        one's ``label``, ``letter`` and ``colour``; ``last``; once over, ``ranking``
+        (``player``, ``label``, ``score``, ``place``) and ``winners``. With "lines":
+        ``turn`` (whose turn it is, in words; "" for none) and ``lines``, short texts
+        shown one to a line in one panel (the state's ``players``: an object keyed by
+        player). docs/phones.md has every field."""
         ...
 
     def roles(self, seats: Sequence[str]) -> dict[str, str]:

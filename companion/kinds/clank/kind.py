@@ -108,6 +108,9 @@ class ClankKind(KindModules):
 
     charted = True
 
+    # its editions' own words (gettext contexts: the two rulebooks name things differently)
+    word_contexts = ("clank", "catacombs")
+
     # 2 to 4 players; 5 or 6 with the Adventuring Party
     player_limits = (2, 6)
 

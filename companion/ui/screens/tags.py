@@ -45,9 +45,9 @@ class TagsScreen(Layout, Screen):
         self.on_edition()
 
     def on_pre_enter(self, *args: Any) -> None:
-        ctl = app().controller
-        if ctl.phase != "none":
-            self.edition = ctl.edition
+        table = getattr(app().controller, "table", None)  # the game on the table's box first
+        if table is not None:
+            self.edition = table.edition
         self.show_editions()
         self.refresh()
 

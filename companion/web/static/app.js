@@ -457,6 +457,27 @@ function floorsPanel(payload) {
   return box;
 }
 
+// ------------------------------------------------------------------ the lines (any box)
+// A box without a layout of its own: whose turn it is, its view's ``lines`` (short texts
+// in the table's words) in one panel, and the last action; the ranking after the game.
+function linesRunning(payload, main) {
+  const view = payload.view;
+  if (view.turn && payload.status === "playing") {
+    const banner = el("div", "turn", view.turn);
+    banner.id = "turn";
+    main.append(banner);
+  }
+  const lines = view.lines || [];
+  if (lines.length) {
+    const box = el("section", "panel");
+    box.id = "lines";
+    for (const line of lines) box.append(el("div", "line", line));
+    main.append(box);
+  }
+  const last = lastPanel(payload);
+  if (last && payload.status === "playing") main.append(last);
+}
+
 // ------------------------------------------------------------------ after the game
 function endPanels(payload, main) {
   const view = payload.view;
@@ -700,8 +721,9 @@ function render() {
     return;
   }
   const ended = payload.status !== "playing";
-  const towers = payload.view.layout === "towers"; // else the dragon's: the table's own panels
-  if (ended || towers || !me) {
+  const towers = payload.view.layout === "towers";
+  const lines = payload.view.layout === "lines"; // else the dragon's: the table's own panels
+  if (ended || towers || lines || !me) {
     // who this phone follows (in Clank!'s own panel while the game runs)
     main.append(el("div", "who bar", me ? chip(colourOf(payload, me), letterOf(payload, me)) : null,
       me ? labelOf(payload, me) + " (" + t("you") + ")" : t("watching"), el("span", "gap"),
@@ -710,6 +732,7 @@ function render() {
   if (payload.damaged) main.append(el("p", "warning", t("damaged", { n: payload.damaged })));
   if (ended) endPanels(payload, main);
   if (towers) towersRunning(payload, main);
+  else if (lines) linesRunning(payload, main);
   else if (!ended) clankRunning(payload, main);
   if (live) appendEarlier(main, payload);
   if (ended) fetchExtras(payload);
