@@ -31,6 +31,7 @@ trap 'rmdir "$dir" 2>/dev/null || true' EXIT
 echo "at Pi speed: ${share} % of one core" >&2
 set +e
 # the command runs in a shell moved into the group first, so all it starts is held too
-bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' pi_speed "$dir" "$@"
+# (COMPANION_PI_SPEED tells the benchmarks the share they run at)
+COMPANION_PI_SPEED=$share bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' pi_speed "$dir" "$@"
 status=$?
 exit $status

@@ -2,6 +2,7 @@
 
     python bench/ui_child.py bare|companion T0 FOLDER
     python bench/ui_child.py scan|bare-redraw T0 FOLDER SAMPLES
+    python bench/ui_child.py census T0 FOLDER
 
 T0 is the parent's ``time.time()`` just before it started this process; FOLDER holds
 ``games.db`` (a game in progress there is resumed by the companion). The child prints one
@@ -16,6 +17,10 @@ settings come from the parent's environment (defaults: FOLDER/kivy-home).
   reader worker does, started as ``clank-companion app`` starts it) and waits for
   the end of the next frame drawn. bare-redraw: the same, with the bare app changing a
   label's text: what a frame costs with this Kivy and this OpenGL, whatever the app.
+
+- census: the companion on its table: what the frame after each kind of step draws (draw
+  calls, framebuffers drawn again, textures, pixels covered), and the window's own draw
+  calls by widget.
 
 The end of a frame is after ``Window.flip`` and a ``glFinish``: the drawing is done, not
 merely handed to the OpenGL driver.
@@ -89,7 +94,9 @@ def prepare_game(database: Path, players: list[str] = PLAYERS) -> None:
         controller = Controller(store, registry=tags)
         for name in calm:
             tags.bind(uid_of(name), Component("card", "clank", name))
-        controller.new_game({"edition": "clank", "players": list(players)})
+        controller.new_game(
+            {"edition": "clank", "players": list(players), "party": len(players) > 4}
+        )
         for name in random.Random(1).sample(calm, ROW):
             controller.scan(uid_of(name))
         if not controller.end_turn() or controller.phase != "playing":
@@ -371,6 +378,136 @@ def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
     run_companion(marks, t0, folder)
 
 
+# ------------------------------------------------------------------ the census
+def count_frame(window: Any) -> dict[str, Any]:
+    """What the window's next frame draws, read off its canvas before it is drawn: the
+    draw calls in the window itself (a cached part is one), its framebuffers and those
+    drawn again (something in them changed) with the draw calls inside them, the
+    textures used, and the pixels covered (the drawing's cost where the CPU draws)."""
+    from kivy.graphics import Fbo
+    from kivy.graphics.instructions import InstructionGroup, VertexInstruction
+
+    count: dict[str, Any] = {"draws": 0, "pixels": 0, "fbos": 0, "fbos_drawn": 0,
+                             "fbo_draws": 0, "fbo_pixels": 0}  # fmt: skip
+    textures: set[int] = set()
+
+    def walk(group: Any, inside: bool) -> None:
+        for item in group.children:
+            if isinstance(item, Fbo):
+                count["fbos"] += 1
+                if item.needs_redraw:
+                    count["fbos_drawn"] += 1
+                    walk(item, True)
+            elif isinstance(item, VertexInstruction):
+                count["fbo_draws" if inside else "draws"] += 1
+                size = getattr(item, "size", None)
+                if size is not None:  # rectangles; lines and meshes are counted as 0
+                    count["fbo_pixels" if inside else "pixels"] += round(size[0] * size[1])
+                if item.texture is not None:
+                    textures.add(item.texture.id)
+            elif isinstance(item, InstructionGroup):
+                walk(item, inside)
+
+    walk(window.canvas, False)
+    count["textures"] = len(textures)
+    return count
+
+
+def parts_of(window: Any) -> dict[str, dict[str, int]]:
+    """The window's own draw calls and pixels, by the widget (class) that draws them: a
+    cached part's framebuffer counts as its one rectangle."""
+    from kivy.graphics.instructions import VertexInstruction
+
+    parts: dict[str, dict[str, int]] = {}
+
+    def walk(widget: Any) -> None:
+        canvas = widget.canvas
+        for part in (canvas.before if canvas.has_before else None, canvas,
+                     canvas.after if canvas.has_after else None):  # fmt: skip
+            for item in part.children if part is not None else ():
+                if isinstance(item, VertexInstruction):
+                    size = getattr(item, "size", None)
+                    row = parts.setdefault(type(widget).__name__, {"draws": 0, "pixels": 0})
+                    row["draws"] += 1
+                    row["pixels"] += round(size[0] * size[1]) if size is not None else 0
+        if getattr(widget, "fbo", None) is not None:  # a cached part: drawn as one
+            return
+        for child in widget.children:
+            walk(child)
+
+    for child in window.children:
+        walk(child)
+    return parts
+
+
+def census(t0: float, folder: Path) -> None:
+    """The companion on its table (the game in FOLDER): what each kind of step's frame
+    draws (count_frame), and the parts of a frame in which nothing changed."""
+    marks: dict[str, float] = {"main": STARTED - t0}
+    start_kivy(marks, t0)
+    from kivy.app import App
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    rng = random.Random(2)
+    calm = calm_cards()
+    report: dict[str, Any] = {"mode": "census", "steps": {}}
+    counted: list[dict[str, Any]] = []
+    draw = Window.on_draw
+
+    def counting_draw() -> None:
+        counted.append(count_frame(Window))
+        draw()
+
+    def controller() -> Any:
+        return App.get_running_app().controller
+
+    def take() -> None:
+        c = controller()
+        c.scan(uid_of(c.table.game.state.row[0]))
+
+    steps: list[Step] = [
+        ("scan: take a row card", take),
+        ("tap: clank +1", lambda: controller().clank(1)),
+        ("tap: clank -1", lambda: controller().clank(-1)),
+        ("button: end turn (refill opens)", lambda: controller().end_turn()),
+        ("scan: reveal (refill done)", lambda: controller().scan(uid_of(rng.choice(calm)))),
+    ]
+    queue = [*steps, *steps]  # the second round is reported (nothing made for the first time)
+
+    def next_step(dt: float) -> None:
+        if not queue:
+            app = App.get_running_app()
+            report["players"] = len(app.controller.view().players)
+            Window.canvas.ask_update()
+            counted.clear()
+            Clock.schedule_once(lambda dt: finish(), 1.5)  # after the settle of the step
+            return
+        name, step = queue.pop(0)
+        counted.clear()
+        step()
+
+        def after(dt: float) -> None:
+            if counted:
+                report["steps"][name] = counted[0]
+            Clock.schedule_once(next_step, 0.05)
+
+        Clock.schedule_once(after, 0.15)
+
+    def finish() -> None:
+        report["unchanged"] = counted[0] if counted else None
+        report["parts"] = parts_of(Window)
+        print(json.dumps(report), flush=True)
+        App.get_running_app().stop()
+
+    def begin(dt: float) -> None:
+        Window.on_draw = counting_draw
+        next_step(0)
+
+    Clock.schedule_once(begin, 1.5)  # the first frames drawn, the parts cached
+    run_companion(marks, t0, folder)
+
+
 def main(argv: list[str]) -> None:
     mode, t0, folder = argv[1], float(argv[2]), Path(argv[3])
     for key, value in headless_env(folder / "kivy-home").items():
@@ -381,6 +518,8 @@ def main(argv: list[str]) -> None:
         redraws(mode, t0, folder, int(argv[4]))
     elif mode in ("bare", "companion"):
         first_frame(mode, t0, folder)
+    elif mode == "census":
+        census(t0, folder)
     else:
         raise SystemExit(f"unknown mode {mode!r}")
 

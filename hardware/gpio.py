@@ -15,6 +15,9 @@ in tests). Button callbacks run on gpiozero's thread: hand them to the main loop
 
 from __future__ import annotations
 
+import logging
+import queue
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,6 +26,8 @@ from hardware.pins import PanelPins
 
 if TYPE_CHECKING:
     from gpiozero import LED, Buzzer
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,12 @@ class Panel:
         }
         self.end_turn.when_pressed = self._end_turn
         self.undo.when_held = self._undo
+        # the patterns are played from a thread of their own: gpiozero stops the blink
+        # playing and starts a thread per blink, and waits for both, which held the main
+        # loop (and so the redrawn table) a millisecond or more per scan, many at a Pi's speed
+        self._patterns: queue.SimpleQueue[tuple[Blink, ...] | None] = queue.SimpleQueue()
+        self._player = threading.Thread(target=self._play, name="panel-signals", daemon=True)
+        self._player.start()
 
     def _end_turn(self) -> None:
         if self.on_end_turn is not None:
@@ -94,10 +105,21 @@ class Panel:
             blinks = PATTERNS[pattern]
         except KeyError:
             raise ValueError(f"unknown pattern {pattern!r}; known: {', '.join(PATTERNS)}") from None
-        for blink in blinks:
-            device = self.outputs[blink.output]
-            device.blink(on_time=blink.on, off_time=blink.off, n=blink.times, background=True)
+        self._patterns.put(blinks)
+
+    def _play(self) -> None:
+        while (blinks := self._patterns.get()) is not None:
+            for blink in blinks:
+                device = self.outputs[blink.output]
+                try:
+                    device.blink(
+                        on_time=blink.on, off_time=blink.off, n=blink.times, background=True
+                    )
+                except Exception:  # a signal lost, not the thread that plays the next
+                    log.exception("the %s output could not play its signal", blink.output)
 
     def close(self) -> None:
+        self._patterns.put(None)  # the patterns asked for before are played first
+        self._player.join(timeout=5)
         for device in (self.end_turn, self.undo, *self.outputs.values()):
             device.close()

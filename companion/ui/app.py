@@ -30,7 +30,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import AliasProperty, ReferenceListProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.archive import Archive
@@ -52,7 +52,7 @@ from companion.store import GameStore, StoreError
 from companion.store.tags import TagRegistry
 from companion.ui.layouts import unload_layouts
 from companion.ui.taps import RULE, SAME_TAP, SETTLE, SameTap, settle
-from companion.ui.widgets import SEAT_COLOURS, StatusBar
+from companion.ui.widgets import SEAT_COLOURS, Screens, StatusBar
 
 if TYPE_CHECKING:
     from companion.ui.screens.popups import Confirm, PinPad
@@ -214,7 +214,7 @@ class CompanionApp(App):
 
         assert self.trouble is not None
         root = BoxLayout(orientation="vertical")
-        self.screens = ScreenManager(transition=NoTransition())
+        self.screens = Screens()
         self.screens.add_widget(TroubleScreen(self.trouble, name="trouble"))
         root.add_widget(self.screens)
         return root
@@ -249,7 +249,7 @@ class CompanionApp(App):
 
     def _build_table(self) -> BoxLayout:
         root = BoxLayout(orientation="vertical")
-        self.screens = ScreenManager(transition=NoTransition())  # each built when first shown
+        self.screens = Screens()  # each built when first shown
         self.status = StatusBar(simulated=self.settings_.simulated)
         root.add_widget(self.screens)
         root.add_widget(self.status)

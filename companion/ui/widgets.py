@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.ui.drawn import fitting_font_size
@@ -28,6 +29,19 @@ def _register_fonts() -> None:
 _register_fonts()
 
 SEAT_COLOURS = ["red", "yellow", "green", "blue", "purple", "orange"]
+
+
+class Screens(Layout, ScreenManager):
+    """The app's screens, one shown at a time, without a transition. Kivy's screen
+    manager clips its screens to its box with a stencil (for transitions that slide one
+    beside another); that cost every frame two fills of the whole window into the
+    stencil buffer and a stencil test for every pixel drawn, where OpenGL is drawn by the
+    CPU (a third of a redrawn table's time). Shown one at a time, full size, the screens
+    need no clipping: its rule in common.kv draws nothing."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("transition", NoTransition())
+        super().__init__(**kwargs)
 
 
 class StatusBar(Layout, BoxLayout):

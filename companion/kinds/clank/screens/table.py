@@ -179,7 +179,10 @@ class BagRow(DrawnWidget):
             fill.rgba = swatch
             body.pos, body.size = (x, self.y + dp(2)), (width, self.height - dp(4))
             edge.rgba = (0.85, 0.85, 0.9, 1) if outlined else (0, 0, 0, 0)
-            outline.rounded_rectangle = (x, self.y + dp(2), width, self.height - dp(4), dp(6))
+            if outlined:
+                outline.rounded_rectangle = (x, self.y + dp(2), width, self.height - dp(4), dp(6))
+            else:  # no line at all: even a transparent one costs a redraw of the bag dearly
+                outline.points = []
             left = x + (width - inner) / 2
             mark_ink.place(left, self.center_y - mh / 2)
             ink.place(left + inner - tw, self.center_y - th / 2)
