@@ -126,6 +126,16 @@ class LiveGame:
     def _may_abandon(self) -> bool:
         return self.table is not None
 
+    @property
+    def may_abandon(self) -> bool:
+        """The game on the table may be given up now (the Settings screen offers it)."""
+        return self._may_abandon()
+
+    def settings_note(self) -> str:
+        """What the Settings screen says of the game on the table, in the table's words
+        (the numbers of its box the table may check); "": nothing."""
+        return ""
+
     def _abandoned(self) -> None:
         """After an abandon: what the kind's table shows next."""
 

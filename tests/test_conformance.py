@@ -297,7 +297,9 @@ def test_the_phones_show_the_game_or_say_they_cannot(edition: str, tmp_path: Pat
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_screen_of_its_face_builds_and_shows_a_game(edition: str, tmp_path: Path) -> None:
     """Under Kivy (800x480): the kind's face (``GameKind.table_face``) names its screens;
-    with a game of the kind on the table, each one is built and shown."""
+    with a game of the kind on the table, each one is built and shown, and so is every
+    screen every table has (the menu's: they ask the controller of the game on the table,
+    whatever its kind)."""
     face = kind_of(edition).table_face()
     assert face is not None, f"{edition}: the kind has no face on the touchscreen"
     assert face.screens, f"{edition}: its face names no screen"
@@ -307,6 +309,7 @@ def test_every_screen_of_its_face_builds_and_shows_a_game(edition: str, tmp_path
     KivyConfig.set("graphics", "width", "800")
     KivyConfig.set("graphics", "height", "480")
     from companion.config import AppConfig, Config
+    from companion.ui.app import SCREENS
     from companion.ui.harness import Harness
 
     lines = sample(edition)
@@ -314,7 +317,7 @@ def test_every_screen_of_its_face_builds_and_shows_a_game(edition: str, tmp_path
     record(db, lines[: max(2, len(lines) // 2)])  # a game running, left on the table
     ui = Harness(db, Config(app=AppConfig(database=str(db), language="en")))
     try:
-        for name in face.screens:
+        for name in [*face.screens, *SCREENS]:
             ui.app.show_screen(name)
             ui.frames(2)
             screen = ui.app.screens.get_screen(name)

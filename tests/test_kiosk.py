@@ -99,3 +99,22 @@ def test_re_binding_a_tag_with_no_game_needs_no_pin(ui):
     ui.app.show_screen("tags")
     ui.tap("Re-bind a tag")
     assert ui.app.screens.get_screen("tags").mode == "rebind" and ui.app.pin_pad is None
+
+
+def test_the_settings_screen_serves_a_tschak_game_and_abandons_it(ui):
+    """The Settings screen asks the controller of the game on the table, whatever its
+    kind: during a Tschak! game it opens (it once asked Tschak!'s controller for Clank!'s
+    edition numbers and failed), lists no edition numbers, and offers to abandon the game."""
+    tschak = ui.app.control("tschak")
+    assert tschak.prepare(["red", "blue"]) and tschak.start()
+    ui.frames(2)
+    ui.app.show_screen("settings")
+    settings = ui.app.screens.get_screen("settings")
+    assert ui.app.screens.current == "settings"
+    assert settings.details == "" and settings.has_game
+    ui.tap("Abandon this game")
+    ui.armed()
+    ui.tap("Yes, abandon it")
+    ui.until(lambda: not tschak.in_play)
+    game = ui.app.store.last_game()
+    assert ui.app.store.game_row(game)["status"] == "abandoned"

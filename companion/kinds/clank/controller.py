@@ -413,6 +413,16 @@ class Controller(LiveGame):
         labels = [setting_label(setup.edition, u) for u in setup.unconfirmed]
         return setup.rage_start, setup.health, labels
 
+    def settings_note(self) -> str:
+        """The edition's numbers the Settings screen lists: the rage start, the health and
+        the settings no rulebook prints (for the table to check on its own board)."""
+        found = self.setup_numbers()
+        if found is None:
+            return ""
+        rage_start, health, unconfirmed = found
+        numbers = _("Edition numbers: rage start {r}, health {h}; unconfirmed: {u}")
+        return numbers.format(r=rage_start, h=health, u=", ".join(unconfirmed) or _("none"))
+
     def dungeon_cards(self) -> list[tuple[str, bool]]:
         """The box's dungeon cards (name, shows the dragon symbol), by name: what the
         table picks from when a revealed card carries no tag."""

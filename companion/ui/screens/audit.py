@@ -85,7 +85,8 @@ class AuditScreen(Layout, Screen):
         commitment = summary.commitment or ""
         if self.game is None:
             # the game on the table is closed only as it leaves
-            final = a.controller.phase == "abandoned"
+            table = a.controller.table
+            final = table is not None and bool(table.abandoned)
             self.title_text = _("Audit: every draw of this game")
         else:
             final = summary.closed or summary.status == "abandoned"

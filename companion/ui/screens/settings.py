@@ -116,16 +116,9 @@ class SettingsScreen(Layout, Screen):
             name.bind(height=lambda w, height, number=number: setattr(number, "height", height))
             pins.add_widget(name)
             pins.add_widget(number)
-        ctl = app().controller
-        self.has_game = ctl.phase in ("opening", "playing")
-        self.details = ""
-        found = ctl.setup_numbers()
-        if found is not None:
-            rage_start, health, unconfirmed = found
-            numbers = _("Edition numbers: rage start {r}, health {h}; unconfirmed: {u}")
-            self.details = numbers.format(
-                r=rage_start, h=health, u=", ".join(unconfirmed) or _("none")
-            )
+        ctl = app().controller  # the controller of the game on the table, of any kind
+        self.has_game = ctl.may_abandon
+        self.details = ctl.settings_note()
 
     def choose_reader(self) -> None:
         current = reader_kind(app().settings_.reader.spec)

@@ -82,8 +82,7 @@ class TagsScreen(Layout, Screen):
         game (of any box) changes what the table's tags mean: it needs the admin PIN
         first."""
         a = app()
-        in_game = a.controller.phase in ("opening", "playing", "scoring")
-        if mode == "rebind" and (in_game or a.own_home() is not None):
+        if mode == "rebind" and a.controller.in_play:  # the game on the table, of any kind
             a.ask_pin(lambda: self._start(mode), prompt=_("Admin PIN: re-bind a tag during a game"))
             return
         self._start(mode)
