@@ -22,8 +22,9 @@ from kivy.uix.label import Label  # noqa: E402
 
 from companion.kinds.clank.screens.choices import player_actions  # noqa: E402
 from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
+from companion.kinds.clank.screens.untagged import UntaggedPicker  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.screens.popups import Picker, PinPad, UntaggedPicker  # noqa: E402
+from companion.ui.screens.popups import Picker, PinPad  # noqa: E402
 from tests.helpers import companion_draws_seed, popup  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
 

@@ -146,6 +146,25 @@ class KindControl(Protocol):
         """Where the table stands now (a question is answered for its moment only)."""
         ...
 
+    @property
+    def table(self) -> Any:
+        """The kind's table of the game on the table (a ``GameTable``), or None."""
+        ...
+
+    @property
+    def game_id(self) -> int | None:
+        """The recorded game on the table, if any."""
+        ...
+
+    @property
+    def may_abandon(self) -> bool:
+        """The game on the table may be given up now."""
+        ...
+
+    def settings_note(self) -> str:
+        """What the Settings screen says of the game on the table ("": nothing)."""
+        ...
+
     def abandon(self, reason: str = ...) -> bool:
         """Give the game on the table up (its log keeps it, marked abandoned)."""
         ...

@@ -405,7 +405,7 @@ class CompanionApp(App):
 
     # ---------------------------------------------------------------- screens
     @property
-    def controller(self) -> Any:
+    def controller(self) -> KindControl:
         """The controller of the game on the table: the kind in play's, else the default
         kind's (made when first needed). Its screens ask it in the kind's own terms."""
         return self.in_play()[1]

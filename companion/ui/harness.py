@@ -222,4 +222,7 @@ class Harness:
 
     @property
     def snapshot(self) -> dict[str, Any] | None:
-        return self.app.controller.snapshot()
+        """The game on the table as its controller gives it to a test (the kind's own)."""
+        controller: Any = self.app.controller
+        found: dict[str, Any] | None = controller.snapshot()
+        return found

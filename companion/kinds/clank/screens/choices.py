@@ -9,9 +9,9 @@ from functools import partial
 from typing import Any
 
 from companion.i18n import _, ed_
+from companion.kinds.clank.screens.shown import clank
 from companion.kinds.clank.view import Offer
 from companion.store.tags import Component, components
-from companion.ui.screens.kit import app
 
 
 def component_label(c: Component) -> str:
@@ -50,7 +50,7 @@ def catalog_components(edition: str, *, cards: tuple[str, ...], tokens: bool) ->
 def player_actions(player: str) -> list[tuple[str, Callable[[], Any]]]:
     """What a player can do, a tap on their panel away: only what the rules allow now
     (the controller's offers, clank first), each in the table's words."""
-    ctl = app().controller
+    ctl = clank()
     edition = ctl.edition
     return [(offer_label(o, edition), partial(ctl.do, dict(o.action)))
             for o in ctl.offers(player)]  # fmt: skip

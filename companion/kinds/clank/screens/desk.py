@@ -299,7 +299,7 @@ class TableDesk:
         """A revealed card without a tag (or one that will not read): the table picks it
         from the box's dungeon cards, so that its Danger and its Arrive count; or says only
         whether it shows the dragon-attack symbol."""
-        from companion.ui.screens.popups import UntaggedPicker
+        from companion.kinds.clank.screens.untagged import UntaggedPicker
 
         UntaggedPicker().open()
 

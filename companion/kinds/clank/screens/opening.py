@@ -11,10 +11,10 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
-from companion.kinds.clank.screens.shown import ClankScreen
+from companion.kinds.clank.screens.shown import ClankScreen, clank
 from companion.kinds.clank.view import TableView
 from companion.ui.layouts import Layout, kind_layout
-from companion.ui.screens.kit import app, grouped
+from companion.ui.screens.kit import grouped
 
 KV = "companion.kinds.clank"  # the package whose kv/ holds its layouts
 
@@ -42,7 +42,7 @@ class OpeningScreen(Layout, ClankScreen, Screen):
     seed_text = StringProperty("")
 
     def redraw(self, view: TableView) -> None:
-        ctl = app().controller
+        ctl = clank()
         self.checklist = "\n".join(f"• {line}" for line in ctl.checklist())
         self.commitment = view.commitment
         self.commitment_text = grouped(view.commitment, per_line=2)
@@ -78,7 +78,7 @@ class OpeningScreen(Layout, ClankScreen, Screen):
         self.keyboard_room = max(0, height - self.to_window(self.x, self.y)[1])
 
     def words_changed(self, text: str) -> None:
-        ctl = app().controller
+        ctl = clank()
         if ctl.opening is not None and text != ctl.words:
             ctl.set_words(text)
             self.seed_text = _("Client seed: {seed}").format(seed=ctl.client_seed() or "-")

@@ -17,14 +17,14 @@ from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _, ed_, ngettext, player_name
 from companion.kinds.clank.screens.choices import catalog_components
-from companion.kinds.clank.screens.shown import ClankScreen
+from companion.kinds.clank.screens.shown import ClankScreen, clank
 from companion.kinds.clank.view import TableView
 from companion.ui.colours import colour, letter, text_colour
 from companion.ui.drawn import text_extent
 from companion.ui.figures import CROWDED, TEXT, WatchedFigure, around, figure_size
 from companion.ui.layouts import Layout, kind_layout
 from companion.ui.qr import ProofView
-from companion.ui.screens.kit import app, grouped, part_name, proof_data, table_button
+from companion.ui.screens.kit import grouped, part_name, proof_data, table_button
 from companion.ui.screens.popups import Picker
 from companion.ui.widgets import FitLabel
 
@@ -67,7 +67,7 @@ class ScoringScreen(Layout, ClankScreen, Screen):
 
     def redraw(self, view: TableView | None = None) -> None:
         if view is None:
-            view = app().controller.view()
+            view = clank().view()
         if not view.players:
             return
         self.players = [p.name for p in view.players]
@@ -108,7 +108,7 @@ class ScoringScreen(Layout, ClankScreen, Screen):
         self.ranking_text = "\n".join(rows)
 
     def _show_player(self, view: TableView) -> None:
-        ctl = app().controller
+        ctl = clank()
         score = next((s for s in view.scores if s.player == self.player), None)
         cards = list(score.deck) if score is not None else []
         self.heading = ngettext(
@@ -166,7 +166,7 @@ class ScoringScreen(Layout, ClankScreen, Screen):
             figure.text_size = (widest, None)
 
     def _show_selector(self, view: Any) -> None:
-        ctl = app().controller
+        ctl = clank()
         selector = self.ids.selector
         selector.clear_widgets()
         size = figure_size(len(view.players))
@@ -236,7 +236,7 @@ class ScoringScreen(Layout, ClankScreen, Screen):
         proof shows full screen, read back from the closed log (its chain head is the log's
         last hash), until the table taps Done. A close refused shows no proof (the status
         line says why)."""
-        ctl = app().controller
+        ctl = clank()
         game = ctl.game_id
         if game is None or ctl.phase != "scoring":
             return
@@ -248,7 +248,7 @@ class ScoringScreen(Layout, ClankScreen, Screen):
         final_proof(ctl, game, client_seed).open()
 
     def add_card(self) -> None:
-        ctl = app().controller
+        ctl = clank()
         edition = ctl.edition
         picks = catalog_components(
             edition, cards=("starter", "reserve", "dungeon", "promo"), tokens=False

@@ -4,9 +4,22 @@ shown), once the game has its players."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kivy.app import App
 
 from companion.kinds.clank.view import TableView
+
+if TYPE_CHECKING:
+    from companion.kinds.clank.controller import Controller
+
+
+def clank() -> Controller:
+    """The running app's Clank! controller (made when first needed): the Clank! screens
+    ask it in Clank!'s own terms, whatever game is on the table."""
+    from companion.kinds.clank.screens.desk import desk_of
+
+    return desk_of(App.get_running_app()).controller
 
 
 class ClankScreen:
@@ -17,6 +30,6 @@ class ClankScreen:
 
     def show_own(self) -> None:
         """Redrawn from the controller's view (the app asks this of the screen shown)."""
-        view = App.get_running_app().controller.view()
+        view = clank().view()
         if view.players:
             self.redraw(view)
