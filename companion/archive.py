@@ -18,20 +18,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 from companion.store import GameStore
 from companion.store.log import undone_actions
+from companion.story import LoggedDraw, Place
 
 if TYPE_CHECKING:
     from companion.audit.check import GameCheck
     from companion.history import Fairness, Record
     from companion.story import GameHistory
-
-
-@dataclass(frozen=True)
-class Place:
-    """One place of a finished game's ranking, as the games table keeps it."""
-
-    place: int
-    player: str
-    score: int
 
 
 @dataclass(frozen=True)
@@ -75,18 +67,6 @@ class GameSummary:
             damaged=tuple(row.get("damaged") or ()),
             closed=row.get("closed") is True,
         )
-
-
-@dataclass(frozen=True)
-class LoggedDraw:
-    """One fair draw as a game's log records it."""
-
-    nonce: int
-    reason: str  # the kind's code for why it drew ("attack", "countdown", ...)
-    count: int
-    bag: tuple[tuple[str, int], ...]  # the bag before the draw, as the fair draw lays it out
-    drawn: tuple[str, ...]
-    undone: bool  # a later undo took it back (its nonce stays used)
 
 
 def bag_laid_out(seats: Sequence[str], counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:

@@ -12,6 +12,27 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class Place:
+    """One place of a finished game's ranking."""
+
+    place: int
+    player: str
+    score: int
+
+
+@dataclass(frozen=True)
+class LoggedDraw:
+    """One fair draw as a game's log records it (and its table shows it)."""
+
+    nonce: int
+    reason: str  # the kind's code for why it drew ("attack", "countdown", ...)
+    count: int
+    bag: tuple[tuple[str, int], ...]  # the bag before the draw, as the fair draw lays it out
+    drawn: tuple[str, ...]
+    undone: bool  # a later undo took it back (its nonce stays used)
+
+
+@dataclass(frozen=True)
 class Point:
     """The table after one committed action (undone actions are not replayed: the points
     are what the game really was). ``step`` 0 is the table at set-up.

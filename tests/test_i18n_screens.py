@@ -34,8 +34,9 @@ from kivy.uix.widget import Widget  # noqa: E402
 
 from companion import i18n  # noqa: E402
 from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
-from companion.kinds.clank.view import DrawView, attacks_from_events  # noqa: E402
+from companion.kinds.clank.view import attacks_from_events  # noqa: E402
 from companion.store.tags import Component  # noqa: E402
+from companion.story import LoggedDraw  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from tests.screen_metrics import sticks_out  # noqa: E402
 
@@ -254,7 +255,7 @@ def tour(ui: Harness) -> Iterator[str]:
     close_popups(ui)
     bag = (("black", 17), ("red", 9), ("yellow", 11), ("green", 4), ("blue", 22))
     drawn = ("red", "yellow", "yellow", "black", "green", "blue", "blue")
-    draw = DrawView(12, "attack", 7, bag, drawn, False)
+    draw = LoggedDraw(12, "attack", 7, bag, drawn, False)
     events = [{"event": "draw", "nonce": 12}]
     events += [{"event": "damage", "player": p} for p in ("red", "yellow", "yellow", "green")]
     events += [{"event": "knocked_out", "player": p} for p in ("yellow", "green")]

@@ -17,7 +17,8 @@ KivyConfig.set("graphics", "height", "480")
 
 from companion.kinds.clank.screens.attack import AttackView, CubeToken, VerdictLine  # noqa: E402
 from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
-from companion.kinds.clank.view import DrawView, attacks_from_events  # noqa: E402
+from companion.kinds.clank.view import attacks_from_events  # noqa: E402
+from companion.story import LoggedDraw  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.qr import ProofView  # noqa: E402
 from companion.ui.screens.popups import INERT, Confirm  # noqa: E402
@@ -110,7 +111,7 @@ def test_a_knock_out_is_told_after_the_last_cube_with_health_left(ui):
     ctl.begin()
     ui.frames(2)
     bag = (("black", 9), ("red", 3), ("yellow", 2), ("green", 0), ("ghost", 1))
-    draw = DrawView(7, "attack", 4, bag, ("ghost", "yellow", "black", "red"), False)
+    draw = LoggedDraw(7, "attack", 4, bag, ("ghost", "yellow", "black", "red"), False)
     events = [
         {"event": "draw", "nonce": 7},
         {"event": "damage", "player": "red", "health": 8},

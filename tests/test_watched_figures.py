@@ -37,7 +37,8 @@ from companion.config import AppConfig, Config  # noqa: E402
 from companion.kinds.clank.screens.attack import AttackView  # noqa: E402
 from companion.kinds.clank.screens.desk import desk_of  # noqa: E402
 from companion.kinds.clank.screens.odds import OddsView  # noqa: E402
-from companion.kinds.clank.view import DrawView, attacks_from_events  # noqa: E402
+from companion.kinds.clank.view import attacks_from_events  # noqa: E402
+from companion.story import LoggedDraw  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
 from companion.ui.ink import LETTER, screen_metrics, walk  # noqa: E402
 from tests.screen_metrics import problems, shown  # noqa: E402
@@ -143,7 +144,7 @@ def attack(ui: Harness, seats: list[str]) -> AttackView:
     if len(seats) >= 4:
         bag += (("ghost", 2),)
     drawn = (*seats[:3], "black", seats[0])
-    draw = DrawView(13, "attack", len(drawn), bag, drawn, False)
+    draw = LoggedDraw(13, "attack", len(drawn), bag, drawn, False)
     events: list[dict[str, Any]] = [{"event": "draw", "nonce": 13}]
     events += [{"event": "damage", "player": p, "health": 9 - i} for i, p in enumerate(seats)]
     events += [{"event": "damage", "player": seats[0], "health": 0},

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.i18n import Said, _, current_language, ed_, ned_, ngettext, player_name
 from companion.kinds.clank.checklist import unconfirmed_label
+from companion.story import LoggedDraw, Place
 
 if TYPE_CHECKING:  # the rules' types: the phones read the words here without the rules
     from companion.kinds.clank.rules import Game
@@ -121,23 +122,6 @@ class RowCardView:
 
 
 @dataclass(frozen=True)
-class DrawView:
-    nonce: int
-    reason: str  # "attack", "countdown"
-    count: int
-    bag: tuple[tuple[str, int], ...]  # the bag before the draw, black, seats, ghost
-    drawn: tuple[str, ...]
-    undone: bool
-
-
-@dataclass(frozen=True)
-class PlaceView:
-    place: int
-    player: str
-    score: int
-
-
-@dataclass(frozen=True)
 class TableView:
     """The table as the screens show it. ``phase`` is "none" with no game open,
     "opening" before the first turn, "playing", "scoring" once the game is over,
@@ -165,9 +149,9 @@ class TableView:
     last: str = ""  # what just happened, in one line
     game_over: bool = False
     end_reason: str | None = None
-    ranking: tuple[PlaceView, ...] = ()
+    ranking: tuple[Place, ...] = ()
     artifacts_left: tuple[int, ...] = ()  # the values still to be taken
-    draws: tuple[DrawView, ...] = ()
+    draws: tuple[LoggedDraw, ...] = ()
     commitment: str = ""
     head: str = ""  # the newest hash of the game's log
     client_seed: str = ""
@@ -221,7 +205,7 @@ class HurtView:
 class AttackEvent:
     """One dragon attack as an event: the draw, then what it did to each player."""
 
-    draw: DrawView
+    draw: LoggedDraw
     hurt: tuple[HurtView, ...]
 
 
@@ -250,17 +234,17 @@ def attacks_of(detail: object) -> tuple[AttackEvent, ...]:
 
 
 def attacks_from_events(
-    events: Sequence[Mapping[str, Any]], draws: Mapping[int, DrawView]
+    events: Sequence[Mapping[str, Any]], draws: Mapping[int, LoggedDraw]
 ) -> tuple[AttackEvent, ...]:
     """The dragon attacks among one action's events (a refill's attack, then a
     countdown's or an out player's draw): each draw (as ``draws``, by nonce, records it,
     bag included) with the damage that followed it."""
-    out: list[tuple[DrawView, dict[str, list[Any]]]] = []
+    out: list[tuple[LoggedDraw, dict[str, list[Any]]]] = []
     for e in events:
         kind = e.get("event")
         if kind == "draw":
             nonce = int(e["nonce"])
-            draw = draws.get(nonce) or DrawView(
+            draw = draws.get(nonce) or LoggedDraw(
                 nonce=nonce,
                 reason=str(e.get("reason", "attack")),
                 count=int(e.get("count", len(e["drawn"]))),
@@ -290,13 +274,13 @@ def bag_order(
     return tuple((k, int(counts.get(k, 0))) for k in kinds)
 
 
-def draw_views(game: Game) -> tuple[DrawView, ...]:
+def draw_views(game: Game) -> tuple[LoggedDraw, ...]:
     """The game's draws, undone ones marked, each with its bag laid out as the fair draw
     lays it out."""
     seats = list(game.state.seats)
     ghosts = game.edition.name == "catacombs"
     return tuple(
-        DrawView(
+        LoggedDraw(
             nonce=d.nonce,
             reason=d.reason,
             count=d.count,
@@ -384,13 +368,11 @@ def make_view(
 
     row = tuple(card_view(c, False) for c in s.row)
     row += tuple(card_view(c, True) for c in refill or ())
-    ranking: tuple[PlaceView, ...] = ()
+    ranking: tuple[Place, ...] = ()
     if scores:
         from companion.kinds.clank.rules.scoring import ranking as rank_scores
 
-        ranking = tuple(
-            PlaceView(r["place"], r["player"], r["score"]) for r in rank_scores(scores, s)
-        )
+        ranking = tuple(Place(r["place"], r["player"], r["score"]) for r in rank_scores(scores, s))
     return TableView(
         phase=phase,
         game=game_id,
