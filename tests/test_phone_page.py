@@ -47,14 +47,10 @@ from tests.test_web_browser import (  # noqa: F401 (browser: the fixture, asked 
     _text,
     _wait,
     browser,
+    needs_browser,
 )
 from tests.test_web_support import REPO, SimulatedTable, record, run_app, script, serving
 
-needs_browser = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="the browser tests need Debian's chromium and chromium-driver "
-    "(apt-get install chromium chromium-driver)",
-)
 LANGUAGES = ("en", "ru", "uk", "es")
 WIDTHS = (320, 390)
 

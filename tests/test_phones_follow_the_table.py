@@ -44,8 +44,9 @@ from tests.test_web_browser import (  # noqa: E402, F401 (browser: the fixture, 
     _text,
     _wait,
     browser,
+    needs_browser,
 )
-from tests.test_web_support import serving, wait_for  # noqa: E402
+from tests.test_web_support import css_rules, serving, wait_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "companion" / "web" / "static"
@@ -117,30 +118,17 @@ def test_the_language_chosen_on_the_tables_settings_is_the_running_pages(tmp_pat
 
 
 # ------------------------------------------------------------------ the turn marker
-def _css_rules(css: str) -> dict[str, dict[str, str]]:
-    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
-    rules: dict[str, dict[str, str]] = {}
-    for selector, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
-        for one in selector.split(","):
-            found = rules.setdefault(one.strip(), {})
-            for declaration in body.split(";"):
-                if ":" in declaration:
-                    name, value = declaration.split(":", 1)
-                    found[name.strip()] = value.strip()
-    return rules
-
-
 def _rgb(text: str) -> tuple[int, int, int]:
     return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
 
 
 def test_the_page_marks_the_turn_in_the_tables_white_never_in_a_players_colour():
-    generated = _css_rules(palette_css())[":root"]
+    generated = css_rules(palette_css())[":root"]
     assert generated["--turn"] == hex_colour(TURN_MARK) == "#ffffff"
     assert generated["--turn-ink"] == hex_colour(TURN_INK)
     assert hex_colour(TURN_MARK) not in {hex_colour(c) for c in COLOURS.values()}
 
-    page = _css_rules((STATIC / "app.css").read_text(encoding="utf-8"))
+    page = css_rules((STATIC / "app.css").read_text(encoding="utf-8"))
     # every mark of the turn takes the table's marker, by name
     assert page[".turn.yours"]["background"] == "var(--turn)"
     assert page[".turn.yours"]["color"] == "var(--turn-ink)"
@@ -198,10 +186,7 @@ def _style(driver, selector: str, prop: str) -> str:
     )
 
 
-@pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="the browser tests need Debian's chromium and chromium-driver",
-)
+@needs_browser
 def test_the_open_page_marks_whose_turn_it_is_in_white(tmp_path, request):
     """In a real browser, in Russian: watching blue, red's row is framed in white with
     the table's badge; as red, the banner and the panel are."""

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from companion.i18n import _, set_language
 from companion.join_link import renew_token
 from companion.web.colours import palette
@@ -22,14 +20,11 @@ from tests.test_web_browser import (  # noqa: F401 (browser: the fixture, asked 
     _text,
     _wait,
     browser,
+    needs_browser,
 )
 from tests.test_web_support import serving
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="the browser tests need Debian's chromium and chromium-driver "
-    "(apt-get install chromium chromium-driver)",
-)
+pytestmark = needs_browser
 
 
 def _rgb(hex_colour: str) -> str:

@@ -27,7 +27,7 @@ from companion.web.access import TokenFile, load_token
 from companion.web.colours import hex_colour
 from companion.web.server import WebCompanion, make_app, static_files
 from companion.web.words import PICKED, PLURALS, WORDS, TableLanguage, page_words, plural_forms
-from tests.test_web_support import record, script, serving, wait_for
+from tests.test_web_support import css_rules, record, script, serving, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "companion" / "web" / "static"
@@ -317,24 +317,11 @@ def test_the_page_asks_for_its_words_again_when_the_language_changed():
 
 
 # ------------------------------------------------------------------ the players' colours
-def _css_rules(css: str) -> dict[str, dict[str, str]]:
-    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
-    rules: dict[str, dict[str, str]] = {}
-    for selector, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
-        for one in selector.split(","):
-            found = rules.setdefault(one.strip(), {})
-            for declaration in body.split(";"):
-                if ":" in declaration:
-                    name, value = declaration.split(":", 1)
-                    found[name.strip()] = value.strip()
-    return rules
-
-
 def test_the_phone_shows_the_tables_own_colours():
     from companion.ui.colours import COLOURS, text_colour
 
     files = static_files()
-    rules = _css_rules(files["colours.css"][0].decode("utf-8"))
+    rules = css_rules(files["colours.css"][0].decode("utf-8"))
     assert files["colours.css"][1].startswith("text/css")
     for name, rgba in COLOURS.items():
         colour = hex_colour(rgba)
@@ -356,7 +343,7 @@ def test_the_pages_own_style_holds_no_player_colour():
     palette) holds them, and the page loads it after app.css."""
     from companion.ui.colours import COLOURS
 
-    app_css = _css_rules((STATIC / "app.css").read_text(encoding="utf-8"))
+    app_css = css_rules((STATIC / "app.css").read_text(encoding="utf-8"))
     for name in COLOURS:
         assert f"--{name}" not in app_css.get(":root", {}), name
         assert f".c-{name}" not in app_css and f".band-{name}" not in app_css, name

@@ -26,11 +26,13 @@ VERIFY_JS = REPO / "companion" / "web" / "static" / "verify.js"
 LIMIT = 0.5
 LANGUAGES = ("en", "ru", "uk", "es")
 
-pytestmark = pytest.mark.skipif(
+# the mark of every test that drives the browser (here, and in the other pages' tests)
+needs_browser = pytest.mark.skipif(
     CHROMIUM is None or CHROMEDRIVER is None,
     reason="the browser tests need Debian's chromium and chromium-driver "
     "(apt-get install chromium chromium-driver)",
 )
+pytestmark = needs_browser
 
 # A short game whose seed the companion draws (so its draws are provably fair), with
 # three dragon draws, that ends whatever the cubes.

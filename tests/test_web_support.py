@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -188,6 +189,21 @@ def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         time.sleep(0.02)
+
+
+def css_rules(css: str) -> dict[str, dict[str, str]]:
+    """A style sheet's rules: each selector's declarations, by property (comments left
+    out; a rule for several selectors is each one's)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    rules: dict[str, dict[str, str]] = {}
+    for selector, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
+        for one in selector.split(","):
+            found = rules.setdefault(one.strip(), {})
+            for declaration in body.split(";"):
+                if ":" in declaration:
+                    name, value = declaration.split(":", 1)
+                    found[name.strip()] = value.strip()
+    return rules
 
 
 def files_of(folder: Path) -> dict[str, bytes]:
