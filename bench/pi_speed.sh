@@ -8,7 +8,11 @@
 # Needs root, and a CPU cgroup (v1 "cpu" or v2).
 set -euo pipefail
 share=25
-if [ "${1:-}" = "--share" ]; then share=$2; shift 2; fi
+if [ "${1:-}" = "--share" ]; then share=${2:-}; shift $(($# < 2 ? $# : 2)); fi
+case "$share" in
+    [1-9] | [1-9][0-9] | 100) ;;
+    *) echo "pi_speed: --share is a whole percent of one core, 1 to 100 (not '$share')" >&2; exit 2 ;;
+esac
 if [ $# -eq 0 ]; then sed -n 2,8p "$0"; exit 2; fi
 period=10000  # us: a fine grain, so a short task is not held for long
 quota=$((period * share / 100))

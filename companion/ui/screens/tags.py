@@ -45,7 +45,7 @@ class TagsScreen(Layout, Screen):
         self.on_edition()
 
     def on_pre_enter(self, *args: Any) -> None:
-        table = getattr(app().controller, "table", None)  # the game on the table's box first
+        table = app().controller.table  # the game on the table's box first
         if table is not None:
             self.edition = table.edition
         self.show_editions()
