@@ -568,8 +568,16 @@ function proofPanel(payload) {
 }
 
 async function verify(proof) {
-  extras.verdict = { ok: null, text: t("verifying") };
-  render();
+  // A verdict belongs to the proof it checked: if the page has moved on to another game
+  // (or this one changed) while the log was read and hashed, it is dropped, never shown
+  // under a game it did not check.
+  const key = extras.key;
+  const settle = (verdict) => {
+    if (extras.key !== key) return;
+    extras.verdict = verdict;
+    render();
+  };
+  settle({ ok: null, text: t("verifying") });
   let verdict;
   try {
     const { verifyExport } = await import("./verify.js");
@@ -577,42 +585,49 @@ async function verify(proof) {
     const text = await response.text();
     verdict = await verifyExport(text);
   } catch (e) {
-    extras.verdict = { ok: false, text: t("verify_missing") };
-    render();
+    settle({ ok: false, text: t("verify_missing") });
     return;
   }
   if (verdict.ok && verdict.status === "ok") {
     const text = proof.commitment ? tn("verified", verdict.draws) : t("verified_log");
-    extras.verdict = { ok: true, text, commitment: verdict.commitment }; // the log's
+    settle({ ok: true, text, commitment: verdict.commitment }); // the log's
   } else if (verdict.status === "not_provably_fair") {
-    extras.verdict = { ok: false, text: t("not_fair", { message: verdict.message }) };
+    settle({ ok: false, text: t("not_fair", { message: verdict.message }) });
   } else if (verdict.status === "sealed") {
-    extras.verdict = { ok: false, text: t("sealed") };
+    settle({ ok: false, text: t("sealed") });
   } else {
-    extras.verdict = { ok: false, text: t("verify_failed", { message: verdict.message }) };
+    settle({ ok: false, text: t("verify_failed", { message: verdict.message }) });
   }
-  render();
 }
 
 async function fetchExtras(payload) {
   // asked once for each change of an ended game (deck scans and the close may follow its
-  // end): never again until the table pushes something new
+  // end): never again until the table pushes something new. What another game (or an
+  // earlier state of this one) had is forgotten at once, before the first wait: the page
+  // calls this before it draws its panels, so no panel offers one game's proof under another.
   const key = [payload.game, payload.state.actions, payload.closed, payload.status, W.lang]
     .join(":");
   if (extras.key === key) return;
   extras.key = key;
   extras.proof = extras.bgstats = extras.verdict = extras.witness = null;
-  const proof = await fetch("/api/proof?game=" + payload.game);
-  if (proof.ok) extras.proof = await proof.json();
-  if (extras.proof && extras.proof.commitment) {
-    const verdict = await judgeWitness(payload, extras.proof);
-    if (extras.key === key) extras.witness = verdict;
+  // what comes is kept only while the page still shows this state; a request that fails is
+  // asked again with the next render
+  let proof = null, witness = null, bgstats = null;
+  try {
+    const answer = await fetch("/api/proof?game=" + payload.game);
+    if (answer.ok) proof = await answer.json();
+    if (proof && proof.commitment) witness = await judgeWitness(payload, proof);
+    if (payload.status === "over") {
+      const push = await fetch("/api/bgstats?game=" + payload.game);
+      if (push.ok) bgstats = await push.json();
+    }
+  } catch {
+    if (extras.key === key) extras.key = null;
+    return;
   }
-  if (payload.status === "over") {
-    const push = await fetch("/api/bgstats?game=" + payload.game);
-    if (push.ok) extras.bgstats = await push.json();
-  }
-  if (extras.key === key) render();
+  if (extras.key !== key) return;
+  Object.assign(extras, { proof, witness, bgstats });
+  render();
 }
 
 // ------------------------------------------------------------------ earlier games
@@ -730,12 +745,12 @@ function render() {
       changeButton()));
   }
   if (payload.damaged) main.append(el("p", "warning", t("damaged", { n: payload.damaged })));
+  if (ended) fetchExtras(payload); // forgets another game's proof before the panels
   if (ended) endPanels(payload, main);
   if (towers) towersRunning(payload, main);
   else if (lines) linesRunning(payload, main);
   else if (!ended) clankRunning(payload, main);
   if (live) appendEarlier(main, payload);
-  if (ended) fetchExtras(payload);
 }
 
 function appendEarlier(main, payload) {
