@@ -281,7 +281,14 @@ def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
                 done.set()
         if "loop" not in marks:
             marks["loop"] = time.time() - t0
-            threading.Thread(target=reader, daemon=True).start()
+            if mode == "bare-redraw":
+                begin()
+
+    def begin() -> None:
+        """The steps begin once a scan can come: the bare app at once, the companion when
+        its reader runs (it starts it once start-up's own work is done)."""
+        marks["reader"] = time.time() - t0
+        threading.Thread(target=reader, daemon=True).start()
 
     frames.listeners.append(at_frame)
 
@@ -317,6 +324,7 @@ def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
     def finish() -> None:
         app = App.get_running_app()
         report: dict[str, Any] = {"mode": mode, "turns": turn_count(), "problems": problems}
+        report["reader_after_s"] = marks["reader"] - marks["loop"]
         if mode == "scan":
             c = app.controller
             snap = c.snapshot()
@@ -368,6 +376,15 @@ def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
     def reveal() -> None:
         controller().scan(uid_of(rng.choice(calm)))
 
+    from companion.ui import app as ui_app
+
+    start_hardware = ui_app.CompanionApp._start_hardware
+
+    def hardware_then_scans(self: Any) -> None:
+        start_hardware(self)
+        begin()
+
+    ui_app.CompanionApp._start_hardware = hardware_then_scans  # the same method runs
     steps += [
         ("scan: take a row card", take),
         ("tap: clank +1", lambda: controller().clank(1)),

@@ -244,8 +244,7 @@ class CompanionApp(App):
             window.remove_widget(old)
             window.add_widget(self.root)
         if self.trouble is None and self.shown:  # what the first frame would have started
-            Clock.schedule_once(lambda dt: self._start_hardware())
-            Clock.schedule_once(lambda dt: self._settle(), 0.1)
+            self._after_first_frame()
 
     def _build_table(self) -> BoxLayout:
         root = BoxLayout(orientation="vertical")
@@ -277,11 +276,23 @@ class CompanionApp(App):
         def shown(*args: Any) -> None:
             Window.unbind(on_flip=shown)
             self.shown = True
-            if self.trouble is None:  # the trouble screen needs neither reader nor buttons
-                Clock.schedule_once(lambda dt: self._start_hardware())
-            Clock.schedule_once(lambda dt: self._settle(), 0.1)
+            self._after_first_frame()
 
         Window.bind(on_flip=shown)
+
+    def _after_first_frame(self) -> None:
+        """What start-up leaves until the first frame is shown, in this order: the parts of
+        the screen moved into their framebuffers (at the next tick), then the database's
+        writer and the garbage collector settled, and only then the buttons and the
+        reader. A scan can come only once the reader runs, so the first one never waits
+        behind start-up's own work (on a Pi that is seconds)."""
+
+        def settled(dt: float) -> None:
+            self._settle()
+            if self.trouble is None:  # the trouble screen needs neither reader nor buttons
+                self._start_hardware()
+
+        Clock.schedule_once(settled, 0.1)
 
     def _settle(self) -> None:
         """Once the first frame is shown: the database's writer is made ready for the
