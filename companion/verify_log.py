@@ -29,7 +29,8 @@ The log format (the export is JSON Lines):
   PREV of record 1 is 64 zeros; PREV of record S is HASH of record S-1.
 - kinds: "new" (body: format, setup, seats, commitment, client_seed, seed_origin,
   created_at), "action" (body: action, events, draws),
-  "reveal" and "abandon" (body: server_seed, reason), "close" (body: reason); an
+  "reveal" and "abandon" (body: server_seed, reason, ended_at), "end" (body: reason,
+  ended_at), "close" (body: reason); an
   "abandon" whose server_seed is null gave up a game whose seal key was lost: its draws
   cannot be checked.
 - seed_origin: "companion" when the companion drew the server seed itself (the only case in
@@ -42,7 +43,7 @@ The log format (the export is JSON Lines):
 - "close": the table closed the scored game; nothing may follow it. Its hash is the final
   chain head, the one to photograph. Before it, deck scans may still add records.
 - a game without a dragon bag (Tschak!) has the commitment "" and no draws: it ends with
-  an "end" record (body: reason) instead of a "reveal", and is abandoned with a null seed.
+  an "end" record instead of a "reveal", and is abandoned with a null seed.
 - the header's game (id, edition, players, status, commitment, server_seed) must agree
   with the records; nothing in an export is trusted that the records do not show.
 - each draw: {"nonce", "reason", "client_seed", "bag": {kind: count}, "count",
