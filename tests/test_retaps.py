@@ -279,6 +279,23 @@ def test_the_panels_end_turn_pressed_right_after_a_turn_change_is_not_taken(ui):
     ui.app.panel = None
 
 
+def test_the_panels_end_turn_during_a_tschak_game_says_it_is_not_used(ui):
+    """Tschak! has no turn to end: the panel's End turn changes nothing, says why on the
+    status bar and plays "not taken" (before, it did nothing anyone could see or hear)."""
+    tschak = tschak_floor(ui, 2)
+    ui.app.panel = Signals()
+    before = tschak.snapshot()
+    with VirtualClock():
+        for _ in range(int(60 * 1.2)):
+            frame()
+        ui.app.press("end_turn")
+        frame()
+    assert tschak.snapshot() == before
+    assert ui.app.panel.played == ["not_taken"]
+    assert "End turn" in ui.app.status.text and "Tschak!" in ui.app.status.text
+    ui.app.panel = None
+
+
 # ------------------------------------------------------------------ what is new
 def test_a_list_built_again_as_it_was_is_not_new_but_a_changed_or_moved_button_is(ui):
     """A screen that builds its buttons again at each redraw (the scoring screen's

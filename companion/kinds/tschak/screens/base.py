@@ -163,9 +163,15 @@ def tschak_scan(a: Any, uid: str) -> None:
 
 def tschak_press(a: Any, button: str) -> None:
     """A button of the panel during a Tschak! game: Undo takes back the card entered
-    last, or the last action, as the screen's Undo does."""
+    last, or the last action, as the screen's Undo does. Tschak! has no turn to end (a
+    floor's cards are entered, then the floor resolved): End turn says so, in words and
+    with the buzzer's "not taken", rather than doing nothing unseen."""
     if button == "undo" and ctl().in_play:
         ctl().undo()
+    elif button == "end_turn":
+        a.status.text = _("Tschak! has no End turn: enter the floor's cards, then resolve it")
+        if a.panel is not None:
+            a.panel.signal("not_taken")
 
 
 def tschak_update(a: Any, update: Update) -> None:
