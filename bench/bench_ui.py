@@ -234,6 +234,8 @@ def census_(env: dict[str, str], scratch: Path) -> None:
                 f" {f['fbos']:5} {f['fbos_drawn']:5} {f['fbo_draws']:13}"
                 f" {f['fbo_pixels'] / 1000:4.0f} {f['textures']:9}"
             )
+        for name, f in frames:
+            print(f"    {name}: drawn again: {', '.join(f.get('redrawn', [])) or 'none'}")
         parts = sorted(report["parts"].items(), key=lambda kv: -kv[1]["pixels"])
         print("    the window's own draws by widget: " + ", ".join(
             f"{name} {p['draws']} ({p['pixels'] / 1000:.0f} kpx)" for name, p in parts

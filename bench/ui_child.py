@@ -396,7 +396,18 @@ def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
 
 
 # ------------------------------------------------------------------ the census
-def count_frame(window: Any) -> dict[str, Any]:
+def part_name(layout: Any) -> str:
+    """A cached part of the table named by what it holds: its first widget's class, and
+    the player's colour for a panel."""
+    held = layout.children[-1] if layout.children else None
+    name = type(held).__name__ if held is not None else type(layout).__name__
+    if name.endswith("Layout") and held is not None and held.children:  # a row of things
+        name = type(held.children[-1]).__name__ + "s"
+    player = getattr(held, "player", None) or getattr(getattr(held, "view", None), "name", None)
+    return f"{name} ({player})" if isinstance(player, str) and player else name
+
+
+def count_frame(window: Any, names: dict[int, str] | None = None) -> dict[str, Any]:
     """What the window's next frame draws, read off its canvas before it is drawn: the
     draw calls in the window itself (a cached part is one), its framebuffers and those
     drawn again (something in them changed) with the draw calls inside them, the
@@ -414,6 +425,7 @@ def count_frame(window: Any) -> dict[str, Any]:
                 count["fbos"] += 1
                 if item.needs_redraw:
                     count["fbos_drawn"] += 1
+                    count.setdefault("redrawn", []).append((names or {}).get(id(item), "?"))
                     walk(item, True)
             elif isinstance(item, VertexInstruction):
                 count["fbo_draws" if inside else "draws"] += 1
@@ -473,7 +485,15 @@ def census(t0: float, folder: Path) -> None:
     draw = Window.on_draw
 
     def counting_draw() -> None:
-        counted.append(count_frame(Window))
+        from companion.ui.cached import Cached
+
+        names = {
+            id(w.fbo): part_name(w)
+            for root in Window.children
+            for w in root.walk()
+            if isinstance(w, Cached) and w.fbo is not None
+        }
+        counted.append(count_frame(Window, names))
         draw()
 
     def controller() -> Any:
