@@ -15,6 +15,10 @@ if _worker:
 else:
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+# Mesa's software OpenGL (llvmpipe) draws in the thread that asks: its own drawing threads
+# only wait on one another between two frames of a test, and cost CPU time the suite's
+# workers need (the pixels drawn are the same)
+os.environ.setdefault("LP_NUM_THREADS", "0")
 
 # The tests read English unless they choose a language: the machine's locale does not count.
 for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):

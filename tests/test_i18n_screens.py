@@ -92,7 +92,8 @@ def _plain(text: str) -> str:
 
 def problems_of(w: Label) -> tuple[list[str], bool]:
     """What overflows in a label or button, and whether its text got shortened."""
-    w.texture_update()
+    if w._trigger_texture.is_triggered:  # its words changed since its texture was made
+        w.texture_update()  # (none to remake otherwise: the same texture)
     tw, th = w.text_size
     what = f"{type(w).__name__} {w.text!r} ({w.width:.0f}x{w.height:.0f})"
     if w.shorten and tw is not None:

@@ -39,7 +39,8 @@ def wait_for(what: str, probe, deadline: float = DEADLINE, app=None, lines=()):
             return value
         if app is not None and app.poll() is not None:
             raise AssertionError(
-                f"the app ended ({app.returncode}) before {what}:\n" + "".join(lines)
+                f"the app ended ({app.returncode}) before {what} (X sockets: {_sockets()}):\n"
+                + "".join(lines)
             )
         time.sleep(0.1)
     raise AssertionError(f"timed out waiting for {what}:\n" + "".join(lines)[-6000:])
@@ -56,10 +57,19 @@ def display():
     assert xvfb.stdout is not None
     number = xvfb.stdout.readline().strip()  # Xvfb writes it once the display is ready
     assert number.isdigit(), number
+    # and a client can reach it (its socket there): the app is started only then
+    reached = {**os.environ, "DISPLAY": f":{number}"}
+    wait_for(f"display :{number} to take a client (sockets: {_sockets()})",
+             lambda: xdotool(reached, "getdisplaygeometry").strip())  # fmt: skip
     yield f":{number}"
     xvfb.terminate()
     xvfb.wait(timeout=30)
     xvfb.stdout.close()
+
+
+def _sockets() -> list[str]:
+    folder = Path("/tmp/.X11-unix")
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
 
 
 def xdotool(env: dict[str, str], *args: str) -> str:

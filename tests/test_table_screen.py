@@ -76,7 +76,7 @@ def fresh_copy(ui: Harness) -> TableScreen:
     screen = TableScreen(name="fresh")
     screen.redraw(ui.app.controller.view())
     screen.size = ui.window.size
-    ui.frames(3)
+    ui.ticks(3)  # its layout and textures on the clock (it is not in the window: not drawn)
     return screen
 
 
@@ -134,8 +134,8 @@ def random_step(ui: Harness, rng: random.Random, edition: str) -> str:
         ctl.reveal_untagged(rng.random() < 0.3)
     elif choice == "damage" and view.players:
         ctl.do({"do": "damage", "player": rng.choice(view.players).name, "n": 1})
-    ui.frames(2)
-    close_popups(ui)
+    ui.ticks(2)
+    close_popups(ui)  # (its frames draw the window)
     return choice
 
 

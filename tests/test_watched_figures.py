@@ -107,7 +107,8 @@ def read_across(ui: Harness, root: Any, players: int, name: str) -> list[str]:
     for w in shown_here:
         if role(w) == "watched" and w.font_size + 0.5 < WATCHED:
             found.append(f"{name}: the watched words {w.text!r} are {w.font_size:.0f} px")
-        w.texture_update()
+        if w._trigger_texture.is_triggered:  # its words changed since its texture was made
+            w.texture_update()  # (none to remake otherwise: the same texture and size)
         if w.texture_size[0] > w.width + 1 or w.texture_size[1] > w.height + 1:
             found.append(f"{name}: {w.text!r} takes more than its place")
     figure_texts = {w.text for w in figures}

@@ -14,6 +14,7 @@ from typing import Any
 from kivy.app import App
 from kivy.base import EventLoop
 from kivy.clock import Clock
+from kivy.lang import Builder
 from kivy.tests.common import UnitTestTouch
 from kivy.uix.screenmanager import ScreenManager
 from kivy.uix.scrollview import ScrollView
@@ -24,6 +25,57 @@ from companion.store import GameStore
 from companion.ui.app import CompanionApp
 from companion.ui.ink import screen_metrics
 from companion.ui.taps import NEAR, RULE, SAME_TAP
+
+
+DRAWN_EVERY = 0.1  # seconds of the clock between two frames drawn during a long wait
+
+
+def frame(*, draw: bool) -> None:
+    """One frame as ``EventLoop.idle`` runs it: the clock, the input, the layout and the
+    textures; and (``draw``) the window drawn if anything changed.
+
+    The window is drawn only when someone could look at it: at the end of every wait
+    (``frames``, ``until``, and so every tap), and every ``DRAWN_EVERY`` seconds of the
+    clock while a longer wait runs. A test reads the window, its widgets and the game
+    after a wait, never between two of its frames, and what it reads is what the wait's
+    last frame drew; the frames between (a pop-up opening, a view fading out) were drawn
+    for no one, at tens of milliseconds each where OpenGL is drawn by the CPU. The settle
+    rule (companion.ui.taps) looks at the controls as the window is drawn: at the end of
+    every wait, and during a long one at least every ``DRAWN_EVERY``."""
+    loop = EventLoop
+    Clock.tick()
+    if not loop.quit:
+        loop.dispatch_input()
+    if not loop.quit:
+        Builder.sync()
+    if not loop.quit:
+        Clock.tick_draw()
+    if not loop.quit:
+        Builder.sync()
+    if draw:
+        drawn()
+
+
+def drawn() -> None:
+    """The window drawn as the last frame left it (what ``EventLoop.idle`` draws at the end
+    of a frame), if anything changed since it was last drawn."""
+    window = EventLoop.window
+    if not EventLoop.quit and window is not None and window.canvas.needs_redraw:
+        window.dispatch("on_draw")
+        window.dispatch("on_flip")
+
+
+class _Wait:
+    """The frames of one wait: drawn every ``DRAWN_EVERY`` seconds of the clock."""
+
+    def __init__(self) -> None:
+        self.drawn_at = Clock.get_time()
+
+    def frame(self) -> None:
+        due = Clock.get_time() - self.drawn_at >= DRAWN_EVERY
+        frame(draw=due)
+        if due:
+            self.drawn_at = Clock.get_time()
 
 
 def record_metrics(png: Path, metrics: dict[str, Any]) -> None:
@@ -90,21 +142,34 @@ class Harness:
         self.store.close()
 
     def frames(self, n: int = 2, seconds: float = 0.0) -> None:
+        """``n`` frames, then more until ``seconds`` of the clock have passed; the window
+        drawn at the end of the wait, and during it every ``DRAWN_EVERY`` (see frame)."""
+        wait = _Wait()
         end = Clock.get_time() + seconds
         for _ in range(n):
-            EventLoop.idle()
+            wait.frame()
         while Clock.get_time() < end:
-            EventLoop.idle()
+            wait.frame()
+        drawn()
+
+    def ticks(self, n: int = 1) -> None:
+        """``n`` frames of the clock, the input, the layout and the textures, the window
+        not drawn: the steps of a game a test plays through its controller between two of
+        its looks (the next wait draws what they left)."""
+        for _ in range(n):
+            frame(draw=False)
 
     def until(self, done: Callable[[], object], limit: float = 20.0) -> None:
         """Run frames until ``done()`` holds (a view faded out, a screen changed): waiting
         on the event, not for a fixed time; ``limit`` seconds only bound a broken wait."""
         end = time.monotonic() + limit
         self.frames(1)
+        wait = _Wait()
         while not done():
             if time.monotonic() > end:
                 raise TimeoutError(f"still waiting after {limit} s for {done}")
-            self.frames(1)
+            wait.frame()
+        drawn()
 
     def widgets(self) -> Iterator[Widget]:
         """The widgets in view: the pop-ups open (the topmost first), then the screen
