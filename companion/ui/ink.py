@@ -84,10 +84,11 @@ def window_image(window: Any) -> Pixels:
 
     glPixelStorei(0x0D05, 1)  # GL_PACK_ALIGNMENT: rows as they are
     w, h = (int(v) for v in window.size)
-    data = glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE)
+    data = bytes(glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE))
+    step = w * 3
     return [
-        [(data[i], data[i + 1], data[i + 2]) for i in range(row * w * 3, (row + 1) * w * 3, 3)]
-        for row in range(h)
+        list(zip(data[s : s + step : 3], data[s + 1 : s + step : 3], data[s + 2 : s + step : 3]))
+        for s in range(0, h * step, step)
     ]
 
 
