@@ -245,24 +245,31 @@ def census_(env: dict[str, str], scratch: Path) -> None:
 PHONES = 6
 
 
-def _stream(url: str, stop: threading.Event, got: list[int]) -> None:
-    """One phone: the live table's event stream, read until ``stop``."""
+def _stream(url: str, stop: threading.Event, got: list[int], lost: list[str]) -> None:
+    """One phone: the live table's event stream, read until ``stop``; why it could not
+    follow it goes into ``lost`` (a slow first answer at Pi speed is waited for)."""
     parts = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=2)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
     try:
         conn.request("GET", f"/api/events?{parts.query}")
         response = conn.getresponse()
+        if response.status != 200:
+            lost.append(f"HTTP {response.status}")
+            return
+        if conn.sock is not None:
+            # from now on it waits as long as the table is quiet (a read that timed out
+            # leaves the stream unreadable); the server's end closes it
+            conn.sock.settimeout(None)
         while not stop.is_set():
-            try:
-                line = response.readline()
-            except TimeoutError:
-                continue
+            line = response.readline()
             if not line:
+                if not stop.is_set():
+                    lost.append("the server ended the stream")
                 break
             if line.startswith(b"data:"):
                 got.append(1)
-    except OSError:
-        pass
+    except OSError as e:
+        lost.append(repr(e))
     finally:
         conn.close()
 
@@ -277,6 +284,7 @@ def with_phones(env: dict[str, str], scratch: Path, game: Path) -> tuple[dict, f
     )  # fmt: skip
     stop = threading.Event()
     got: list[int] = []
+    lost: list[str] = []
     threads: list[threading.Thread] = []
     try:
         assert server.stdout is not None
@@ -284,7 +292,7 @@ def with_phones(env: dict[str, str], scratch: Path, game: Path) -> tuple[dict, f
         if not url.startswith("http"):
             raise SystemExit("clank-companion serve did not start")
         for _ in range(PHONES):
-            t = threading.Thread(target=_stream, args=(url, stop, got), daemon=True)
+            t = threading.Thread(target=_stream, args=(url, stop, got, lost), daemon=True)
             t.start()
             threads.append(t)
         scan = child(env, "scan", folder, str(SCANS))
@@ -302,6 +310,8 @@ def with_phones(env: dict[str, str], scratch: Path, game: Path) -> tuple[dict, f
         f"pushed to them): p50 {pct(scans, 50):.1f} ms, p99 {pct(scans, 99):.1f} ms, "
         f"max {max(scans):.1f} ms; the web companion's VmRSS {rss:.1f} MB"
     )
+    if lost:
+        print(f"  {len(lost)} of {PHONES} phones lost the stream: {'; '.join(sorted(set(lost)))}")
     return scan, rss
 
 
