@@ -26,8 +26,17 @@ from companion.ui.app import CompanionApp
 from companion.ui.ink import screen_metrics
 from companion.ui.taps import NEAR, RULE, SAME_TAP
 
-
 DRAWN_EVERY = 0.1  # seconds of the clock between two frames drawn during a long wait
+
+
+def _shows(view: ScrollView, x: float, y: float) -> bool:
+    """Whether the window point lies in the list's view (and, for a FoldScroll, under
+    neither of its bands: a tap there turns the page instead)."""
+    left, bottom = view.to_window(view.x, view.y)
+    right, top = view.to_window(view.right, view.top)
+    bottom += getattr(view, "below", 0.0)
+    top -= getattr(view, "above", 0.0)
+    return left <= x < right - view.bar_width and bottom < y < top
 
 
 def frame(*, draw: bool) -> None:
@@ -204,13 +213,7 @@ class Harness:
         tap (companion.ui.taps). ``hasty``: at once, whatever the screen does."""
         self.frames(2)  # a pop-up just opened lays itself out, a screen left goes first
         widget = self.find(target) if isinstance(target, str) else target
-        parent = widget.parent
-        while parent is not None and parent is not self.window:
-            if isinstance(parent, ScrollView):  # bring it into view, as a finger would
-                parent.scroll_to(widget, padding=10, animate=False)
-                self.frames(3)
-            parent = parent.parent
-        x, y = widget.to_window(*widget.center)
+        x, y = self._in_view(widget)
         if not hasty:
             self.settled(widget)
             self._apart(x, y)
@@ -218,6 +221,32 @@ class Harness:
         touch.touch_down()
         touch.touch_up()
         self.frames(frames)
+
+    def _in_view(self, widget: Widget) -> tuple[float, float]:
+        """The window point a finger taps on ``widget``, brought into view as a finger
+        would: scrolled into each list that holds it until its centre is inside the
+        list's view and under none of its bands (companion.ui.fold), else it cannot be
+        tapped (an error here: a touch there would land on whatever lies beside it)."""
+        lists: list[ScrollView] = []
+        parent = widget.parent
+        while parent is not None and parent is not self.window:
+            if isinstance(parent, ScrollView):
+                lists.append(parent)
+            parent = parent.parent
+        x, y = widget.to_window(*widget.center)
+        for padding in (10.0, 0.3, 0.45):  # then a third of the view from its edges
+            if all(_shows(view, x, y) for view in lists):
+                return x, y
+            for view in lists:
+                view.scroll_to(
+                    widget, padding=padding if padding > 1 else padding * view.height,
+                    animate=False,
+                )  # fmt: skip
+                self.frames(3)
+            x, y = widget.to_window(*widget.center)
+        if all(_shows(view, x, y) for view in lists):
+            return x, y
+        raise AssertionError(f"{widget!r} cannot be brought into view to be tapped")
 
     def armed(self) -> None:
         """Wait (on the event) until every question shown takes its answer: a question's
