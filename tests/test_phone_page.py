@@ -325,14 +325,10 @@ def _result(driver) -> list[str] | None:
     )
 
 
-@needs_browser
-def test_an_earlier_game_never_offers_the_proof_of_the_game_shown_before(tmp_path, request):
-    """From a Tschak! game's end (its proof shown) the page goes to a Clank! game; until that
-    game's proof has come, no proof is offered. Before, the Clank! game showed the Tschak!
-    game's download and check buttons, and a tap on the check gave the Tschak! verdict under
-    the Clank! game (a seed given: it must be bad). Its proof is held, so the page is read in
-    the very state a player could tap."""
-    driver = request.getfixturevalue("browser")
+@contextlib.contextmanager
+def _at_the_tschak_end(driver, tmp_path: Path) -> Iterator[None]:
+    """The page served three games (the table's #3, a Clank! #1 with a seed given, a
+    Tschak! #2) and showing #2's end, its proof offered."""
     db = tmp_path / "games.db"
     _three_games(db)
     with serving(db) as served:
@@ -341,6 +337,19 @@ def test_an_earlier_game_never_offers_the_proof_of_the_game_shown_before(tmp_pat
         driver.execute_script("location.hash = '#game=2'")
         _wait(driver, _present("#winner"))
         _wait(driver, _present("#download"))
+        _wait(driver, _present("#verify"))
+        yield
+
+
+@needs_browser
+def test_an_earlier_game_never_offers_the_proof_of_the_game_shown_before(tmp_path, request):
+    """From a Tschak! game's end (its proof shown) the page goes to a Clank! game; until that
+    game's proof has come, no proof is offered. Before, the Clank! game showed the Tschak!
+    game's download and check buttons, and a tap on the check gave the Tschak! verdict under
+    the Clank! game (a seed given: it must be bad). Its proof is held, so the page is read in
+    the very state a player could tap."""
+    driver = request.getfixturevalue("browser")
+    with _at_the_tschak_end(driver, tmp_path):
         driver.execute_script(HOLD, "/api/proof?game=1")
         driver.execute_script("location.hash = '#game=1'")
         _wait(driver, lambda d: _text(d, "#title").endswith(" · #1"))
@@ -369,14 +378,7 @@ def test_a_check_still_running_when_the_page_moves_on_is_never_shown_under_anoth
     own. The held log is released as a failed request, so the old check ends within
     microtasks: the script reads the page after the next task, with no pause."""
     driver = request.getfixturevalue("browser")
-    db = tmp_path / "games.db"
-    _three_games(db)
-    with serving(db) as served:
-        _open(driver, served.url)
-        _wait(driver, lambda d: _text(d, "#title").endswith(" · #3"))
-        driver.execute_script("location.hash = '#game=2'")
-        _wait(driver, _present("#winner"))
-        _wait(driver, _present("#verify"))
+    with _at_the_tschak_end(driver, tmp_path):
         driver.execute_script(HOLD, "export")
         _click(driver, "#verify")
         _wait(driver, lambda d: (_result(d) or ["", ""])[1] != "")
