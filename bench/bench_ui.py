@@ -187,7 +187,9 @@ def redraws(env: dict[str, str], scratch: Path, game: Path) -> tuple[dict, dict]
     scans = [s["handed"] for s in scan["samples"] if s["kind"].startswith("scan")]
     print(
         f"\nscan to redrawn table: {len(scans)} scans in {scan['turns']} turns of 4 players "
-        "(take from the row, clank +1 -1, End turn, reveal), the companion on its table"
+        "(take from the row, clank +1 -1, End turn, reveal), the companion on its table; "
+        f"the first handed over when its reader ran, {scan['reader_after_s']:.2f} s after "
+        "the first frame"
     )
     print("  from the hand-over to the end of the frame, ms     p50    p95    p99    max")
     for kind, xs in [(k, [s["handed"] for s in samples if s["kind"] == k]) for k in kinds] + [

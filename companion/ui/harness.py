@@ -233,19 +233,16 @@ class Harness:
             if isinstance(parent, ScrollView):
                 lists.append(parent)
             parent = parent.parent
-        x, y = widget.to_window(*widget.center)
-        for padding in (10.0, 0.3, 0.45):  # then a third of the view from its edges
-            if all(_shows(view, x, y) for view in lists):
-                return x, y
-            for view in lists:
-                view.scroll_to(
-                    widget, padding=padding if padding > 1 else padding * view.height,
-                    animate=False,
-                )  # fmt: skip
+        # where it is; else scrolled 10 px from the edge, then a third and nearly half
+        # of the view from it (past a band)
+        for share in (None, 0.0, 0.3, 0.45):
+            for view in lists if share is not None else ():
+                padding = max(10.0, share * view.height)
+                view.scroll_to(widget, padding=padding, animate=False)
                 self.frames(3)
             x, y = widget.to_window(*widget.center)
-        if all(_shows(view, x, y) for view in lists):
-            return x, y
+            if all(_shows(view, x, y) for view in lists):
+                return x, y
         raise AssertionError(f"{widget!r} cannot be brought into view to be tapped")
 
     def armed(self) -> None:

@@ -745,8 +745,10 @@ function render() {
       changeButton()));
   }
   if (payload.damaged) main.append(el("p", "warning", t("damaged", { n: payload.damaged })));
-  if (ended) fetchExtras(payload); // forgets another game's proof before the panels
-  if (ended) endPanels(payload, main);
+  if (ended) {
+    fetchExtras(payload); // forgets another game's proof before the panels are drawn
+    endPanels(payload, main);
+  }
   if (towers) towersRunning(payload, main);
   else if (lines) linesRunning(payload, main);
   else if (!ended) clankRunning(payload, main);
