@@ -279,21 +279,36 @@ def test_the_panels_end_turn_pressed_right_after_a_turn_change_is_not_taken(ui):
     ui.app.panel = None
 
 
-def test_the_panels_end_turn_during_a_tschak_game_says_it_is_not_used(ui):
+@pytest.mark.parametrize("language", ["en", "ru", "uk", "es"])
+def test_the_panels_end_turn_during_a_tschak_game_says_it_is_not_used(tmp_path, language):
     """Tschak! has no turn to end: the panel's End turn changes nothing, says why on the
-    status bar and plays "not taken" (before, it did nothing anyone could see or hear)."""
-    tschak = tschak_floor(ui, 2)
-    ui.app.panel = Signals()
-    before = tschak.snapshot()
-    with VirtualClock():
-        for _ in range(int(60 * 1.2)):
+    status bar, whole, in the table's language, and plays "not taken" (before, it did
+    nothing anyone could see or hear)."""
+    from companion.config import AppConfig, Config
+    from companion.ui.ink import screen_metrics
+
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db), language=language)))
+    try:
+        tschak = tschak_floor(ui, 2)
+        ui.app.panel = signals = Signals()
+        before = tschak.snapshot()
+        with VirtualClock():
+            for _ in range(int(60 * 1.2)):
+                frame()
+            ui.app.press("end_turn")
             frame()
-        ui.app.press("end_turn")
-        frame()
-    assert tschak.snapshot() == before
-    assert ui.app.panel.played == ["not_taken"]
-    assert "End turn" in ui.app.status.text and "Tschak!" in ui.app.status.text
-    ui.app.panel = None
+        ui.frames(2)
+        shown = ui.app.status.text
+        assert "Tschak!" in shown, shown
+        assert (shown == "Tschak! has no turns: End turn does nothing") == (language == "en")
+        cut = screen_metrics(ui.window)["cut"]
+        assert not [c for c in cut if shown in c], cut
+        assert tschak.snapshot() == before
+        assert signals.played == ["not_taken"]
+    finally:
+        ui.app.panel = None
+        ui.close()
 
 
 # ------------------------------------------------------------------ what is new

@@ -169,7 +169,7 @@ def tschak_press(a: Any, button: str) -> None:
     if button == "undo" and ctl().in_play:
         ctl().undo()
     elif button == "end_turn":
-        a.status.text = _("Tschak! has no End turn: enter the floor's cards, then resolve it")
+        a.status.text = _("Tschak! has no turns: End turn does nothing")
         if a.panel is not None:
             a.panel.signal("not_taken")
 
