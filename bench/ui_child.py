@@ -125,12 +125,16 @@ class Frames:
 
         self.listeners: list[Callable[[dict[str, float]], None]] = []
         self.frame: dict[str, float] = {}
-        draw, flip = Window.on_draw, Window.flip
+        dispatch, flip = Window.dispatch, Window.flip
 
-        def timed_draw() -> None:
+        def timed_dispatch(event: str, *args: Any, **kw: Any) -> Any:
+            if event != "on_draw":
+                return dispatch(event, *args, **kw)
             self.frame = {"draw": time.perf_counter()}
-            draw()
-            self.frame["drawn"] = time.perf_counter()
+            try:
+                return dispatch(event, *args, **kw)
+            finally:
+                self.frame["drawn"] = time.perf_counter()
 
         def timed_flip() -> None:
             flip()
@@ -140,8 +144,9 @@ class Frames:
             for listener in list(self.listeners):
                 listener(self.frame)
 
-        # the window dispatches on_draw then on_flip, and its on_flip calls self.flip()
-        Window.on_draw = timed_draw
+        # the window dispatches on_draw (its handlers, then its drawing: Kivy's, or the
+        # companion's painter) then on_flip, whose handler calls self.flip()
+        Window.dispatch = timed_dispatch
         Window.flip = timed_flip
 
 
@@ -482,10 +487,11 @@ def census(t0: float, folder: Path) -> None:
     calm = calm_cards()
     report: dict[str, Any] = {"mode": "census", "steps": {}}
     counted: list[dict[str, Any]] = []
-    draw = Window.on_draw
+    draws: list[Callable[[], None]] = []  # the window's drawing: the companion's painter
 
     def counting_draw() -> None:
         from companion.ui.cached import Cached
+        from companion.ui.paint import area, painter_of
 
         names = {
             id(w.fbo): part_name(w)
@@ -493,8 +499,13 @@ def census(t0: float, folder: Path) -> None:
             for w in root.walk()
             if isinstance(w, Cached) and w.fbo is not None
         }
-        counted.append(count_frame(Window, names))
-        draw()
+        count = count_frame(Window, names)
+        draws[0]()
+        painter = painter_of(Window)
+        if painter is not None and painter.page is not None:  # what the frame drew again
+            count["page_boxes"] = len(painter.drawn)
+            count["page_pixels"] = sum(area(b) for b in painter.drawn)
+        counted.append(count)
 
     def controller() -> Any:
         return App.get_running_app().controller
@@ -538,6 +549,7 @@ def census(t0: float, folder: Path) -> None:
         App.get_running_app().stop()
 
     def begin(dt: float) -> None:
+        draws.append(Window.on_draw)
         Window.on_draw = counting_draw
         next_step(0)
 

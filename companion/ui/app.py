@@ -50,6 +50,7 @@ from companion.live import left_game
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
 from companion.store.tags import TagRegistry
+from companion.ui import paint
 from companion.ui.layouts import unload_layouts
 from companion.ui.taps import RULE, SAME_TAP, SETTLE, SameTap, settle
 from companion.ui.widgets import SEAT_COLOURS, Screens, StatusBar
@@ -194,6 +195,7 @@ class CompanionApp(App):
         # the screens' background is the window's own clear colour: a full-screen
         # rectangle under every screen would cost one more layer to draw at each frame
         Window.clearcolor = BACKGROUND
+        paint.install(Window)  # each frame draws again only where the window changed
         Window.unbind(on_touch_down=self.same_tap)
         Window.bind(on_touch_down=self.same_tap)
         RULE.attach(Window)  # every control settles a moment after it appears or changes

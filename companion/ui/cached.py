@@ -28,6 +28,13 @@ from kivy.uix.relativelayout import RelativeLayout
 # (they have just been drawn) are
 _WAITING: weakref.WeakSet[Cached] = weakref.WeakSet()
 _WATCHING: list[Any] = []  # the window whose frames are watched
+_ALL: weakref.WeakSet[Cached] = weakref.WeakSet()  # every layout with a framebuffer
+
+
+def shown_framebuffers() -> list[Any]:
+    """The framebuffers of the layouts in the window now (companion.ui.paint draws those
+    that changed before the frame)."""
+    return [c.fbo for c in list(_ALL) if c.get_root_window() is not None]
 
 
 def _after_a_frame(window: Any, *args: Any) -> None:
@@ -73,6 +80,7 @@ class Cached(RelativeLayout):
         from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle
 
         self.fbo = Fbo(size=self._fbo_size())
+        _ALL.add(self)
         with self.fbo:
             ClearColor(0, 0, 0, 0)
             ClearBuffers()

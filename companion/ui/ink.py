@@ -87,7 +87,14 @@ def window_image(window: Any) -> Pixels:
     data = bytes(glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE))
     step = w * 3
     return [
-        list(zip(data[s : s + step : 3], data[s + 1 : s + step : 3], data[s + 2 : s + step : 3]))
+        list(
+            zip(
+                data[s : s + step : 3],
+                data[s + 1 : s + step : 3],
+                data[s + 2 : s + step : 3],
+                strict=True,
+            )
+        )
         for s in range(0, h * step, step)
     ]
 
