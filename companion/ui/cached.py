@@ -31,10 +31,10 @@ _WATCHING: list[Any] = []  # the window whose frames are watched
 _ALL: weakref.WeakSet[Cached] = weakref.WeakSet()  # every layout with a framebuffer
 
 
-def shown_framebuffers() -> list[Any]:
-    """The framebuffers of the layouts in the window now (companion.ui.paint draws those
-    that changed before the frame)."""
-    return [c.fbo for c in list(_ALL) if c.get_root_window() is not None]
+def shown_parts() -> list[Cached]:
+    """The layouts drawn into their framebuffers, in the window now (companion.ui.paint
+    draws those that changed before the frame)."""
+    return [c for c in list(_ALL) if c.get_root_window() is not None]
 
 
 def _after_a_frame(window: Any, *args: Any) -> None:

@@ -40,7 +40,7 @@ Box = tuple[int, int, int, int]  # x0, y0, x1, y1: window pixels, x1 and y1 excl
 
 MARGIN = 2  # pixels around a widget's box: an antialiased edge may pass it by one
 MAX_PASSES = 4  # more places than this are drawn as the one box that holds them all
-NEAR = 4096  # two places are drawn as one box when that costs at most this many pixels more
+NEAR = 100_000  # two places are drawn as one box when that costs at most this many pixels more
 
 # OpenGL's names, as glext.h gives them
 GL_FRAMEBUFFER = 0x8D40
@@ -73,29 +73,65 @@ def _own_instructions(widget: Any) -> Iterator[Any]:
     from kivy.graphics.instructions import InstructionGroup
 
     kids = {id(w.canvas) for w in widget.children}
-    stack = [widget.canvas]
-    while stack:
-        for ins in stack.pop().children:
+    stack = [iter(widget.canvas.children)]
+    while stack:  # in the order they are drawn
+        for ins in stack[-1]:
             if id(ins) in kids:
                 continue
             if isinstance(ins, InstructionGroup):
-                stack.append(ins)
-            else:
-                yield ins
+                stack.append(iter(ins.children))
+                break
+            yield ins
+        else:
+            stack.pop()
+
+
+EMPTY = (0.0, 0.0, 0.0, 0.0)  # an instruction that draws nothing now
+NOWHERE: Box = (0, 0, 0, 0)  # no pixel changed
 
 
 def _extent(ins: Any) -> tuple[float, float, float, float] | None:
-    """The box an instruction draws in (rectangles, ellipses, lines), or None."""
+    """The box an instruction draws in, in its canvas's coordinates: EMPTY when it draws
+    nothing, None when that cannot be told from it (a mesh, a line drawn by shape)."""
     size = getattr(ins, "size", None)
     pos = getattr(ins, "pos", None)
     if size is not None and pos is not None:
+        if size[0] <= 0 or size[1] <= 0:
+            return EMPTY
         return pos[0], pos[1], pos[0] + size[0], pos[1] + size[1]
     points = getattr(ins, "points", None)
     if points:
         xs, ys = points[0::2], points[1::2]
         pad = float(getattr(ins, "width", 1.0) or 1.0) + 1
         return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+    if points is not None and not any(
+        getattr(ins, shape, None) for shape in ("rectangle", "rounded_rectangle", "circle",
+                                                "ellipse", "bezier")
+    ):  # fmt: skip
+        return EMPTY
     return None
+
+
+def _value(ins: Any) -> Any:
+    """What an instruction that sets how the next ones draw sets: a colour's rgba, a
+    texture bound, a transformation's matrix; None for one that sets nothing of its own
+    (or is no such instruction)."""
+    from kivy.graphics import BindTexture, Color
+    from kivy.graphics.instructions import ContextInstruction
+
+    if not isinstance(ins, ContextInstruction):
+        return None
+    if isinstance(ins, Color):
+        return tuple(ins.rgba)
+    if isinstance(ins, BindTexture):
+        return id(ins.texture), ins.index
+    matrix = getattr(ins, "matrix", None)
+    return tuple(matrix.get()) if matrix is not None else None
+
+
+def _window_box(got: tuple[float, float, float, float], ox: float, oy: float) -> Box:
+    return (int(ox + got[0]) - MARGIN, int(oy + got[1]) - MARGIN,
+            int(ox + got[2]) + 1 + MARGIN, int(oy + got[3]) + 1 + MARGIN)  # fmt: skip
 
 
 class PaintMismatch(AssertionError):
@@ -186,6 +222,9 @@ class Painter:
         self.places: weakref.WeakKeyDictionary[Any, Box] = weakref.WeakKeyDictionary()
         self.shapes: weakref.WeakKeyDictionary[Any, tuple[int, ...]] = weakref.WeakKeyDictionary()
         self._window_shape: tuple[int, ...] = ()
+        self.clips: dict[Any, Box] = {}  # parts to draw again only there (window pixels)
+        self.marks: weakref.WeakKeyDictionary[Any, Box] = weakref.WeakKeyDictionary()
+        self.values: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
         self.whole = True  # the next frame is drawn whole
         self.drawn: list[Box] = []  # what the last frame drew again (the census reads it)
         self.frames = 0
@@ -214,6 +253,7 @@ class Painter:
         whole = (0, 0, *size)
         if self.whole or seen != self._seen:
             boxes = [whole]
+            self.clips = {}
             self._seen = seen
             self.whole = False
             self._record_all()
@@ -305,12 +345,34 @@ class Painter:
 
     def _framebuffers_first(self) -> None:
         """The parts of the screen drawn into framebuffers of their own, those that
-        changed, drawn before the page (a scissor would clip them)."""
-        from companion.ui.cached import shown_framebuffers
+        changed, drawn before the page: each where its children changed (a scissor
+        there, in the part's own pixels), or whole."""
+        from kivy.graphics.opengl import glDisable, glEnable, glScissor
 
-        for fbo in shown_framebuffers():
-            if fbo.needs_redraw:
+        from companion.ui.cached import shown_parts
+
+        clips, self.clips = self.clips, {}
+        for part in shown_parts():
+            fbo = part.fbo
+            if not fbo.needs_redraw:
+                continue
+            clip = clips.get(part)
+            if clip is None:
                 fbo.draw()
+                continue
+            ox, oy = part.to_window(part.x, part.y)
+            w, h = fbo.size
+            x0, y0 = max(0, int(clip[0] - ox)), max(0, int(clip[1] - oy))
+            x1, y1 = min(w, int(clip[2] - ox) + 1), min(h, int(clip[3] - oy) + 1)
+            if x1 <= x0 or y1 <= y0:
+                fbo.draw()  # nothing of it shows: drawn, so that it is not flagged
+                continue
+            glEnable(GL_SCISSOR_TEST)
+            glScissor(x0, y0, x1 - x0, y1 - y0)
+            try:
+                fbo.draw()
+            finally:
+                glDisable(GL_SCISSOR_TEST)
 
     # ------------------------------------------------------------ what changed
     def _changed(self) -> list[Box]:
@@ -331,61 +393,146 @@ class Painter:
 
     @staticmethod
     def _shape(canvas: Any) -> tuple[int, ...]:
-        """What a canvas holds, one level down (and in its before and after groups): a
-        child's canvas that came or went changes it, whatever else changed with it."""
-        from kivy.graphics.instructions import CanvasBase
+        """What a canvas holds, through its plain groups (its before and after groups
+        among them), down to the canvases of its children: a child's canvas or an
+        instruction that came or went changes it, whatever else changed with it."""
+        from kivy.graphics.instructions import CanvasBase, InstructionGroup
 
         shape: list[int] = []
-        for ins in canvas.children:
-            shape.append(id(ins))
-            if type(ins) is CanvasBase:
-                shape.extend(id(i) for i in ins.children)
+        stack = [iter(canvas.children)]
+        while stack:
+            for ins in stack[-1]:
+                shape.append(id(ins))
+                if type(ins) is CanvasBase or type(ins) is InstructionGroup:
+                    stack.append(iter(ins.children))
+                    break
+            else:
+                stack.pop()
                 shape.append(0)
         return tuple(shape)
+
+    def _changed_value(self, ins: Any, keep: bool = True) -> bool:
+        """Whether an instruction that sets how the next ones draw (a colour, a texture,
+        a transformation) changed since the last frame. Kivy flags these when set and
+        never clears the flag, so their values are kept and compared."""
+        value = _value(ins)
+        if value is None:
+            return False
+        old = self.values.get(ins)
+        if keep:
+            self.values[ins] = value
+        return old != value
 
     def _flagged(self, group: Any, kids: dict[int, Any]) -> Iterator[tuple[Any, Any]]:
         """The children of ``group`` that changed: (widget, None) for a child widget's
         canvas, (None, instruction) for anything else."""
-        from kivy.graphics.instructions import CanvasBase
+        from kivy.graphics.instructions import CanvasBase, ContextInstruction, InstructionGroup
 
         for ins in group.children:
+            if isinstance(ins, ContextInstruction):
+                if self._changed_value(ins, keep=False):
+                    yield None, ins
+                continue
             if not ins.needs_redraw:
                 continue
             kid = kids.get(id(ins))
             if kid is not None:
                 yield kid, None
-            elif type(ins) is CanvasBase:  # a widget's canvas.before or canvas.after
+            elif type(ins) is CanvasBase or type(ins) is InstructionGroup:
                 yield from self._flagged(ins, kids)
             else:
                 yield None, ins
 
+    def _shape_of(self, widget: Any) -> tuple[int, ...]:
+        """What a widget's canvas holds (and, for a part drawn into a framebuffer, what
+        the framebuffer holds)."""
+        fbo = getattr(widget, "fbo", None)
+        shape = self._shape(widget.canvas)
+        return shape if fbo is None else (*shape, -1, *self._shape(fbo))
+
     def _visit(self, widget: Any, boxes: list[Box]) -> Box | None:
         """Search a widget whose canvas changed; returns the box it adds to the page.
         It is drawn again whole if its own drawing changed or if what its canvas holds
-        did (a child came or went); otherwise the search goes on in its children."""
+        did (a child came or went); otherwise the search goes on in its children. A
+        part drawn into a framebuffer is searched the same way inside it, and drawn
+        again into it only where its children changed."""
         kids = {id(w.canvas): w for w in widget.children}
+        fbo = getattr(widget, "fbo", None)
         changed: Box | None = None
         inside = []
-        own = self.shapes.get(widget) != self._shape(widget.canvas)
-        if not own:
-            for kid, _ins in self._flagged(widget.canvas, kids):
-                if kid is None:
+        structural = own = self.shapes.get(widget) != self._shape_of(widget)
+        groups = [widget.canvas] if fbo is None else [widget.canvas, fbo]
+        for group in groups:
+            if own:
+                break
+            for kid, ins in self._flagged(group, kids):
+                if kid is not None:
+                    inside.append(kid)
+                elif ins is not fbo:  # the part's framebuffer is searched next
                     own = True
                     break
-                inside.append(kid)
+        if own and not structural and not inside:
+            changed = self._own_damage(widget)
+            if changed is not None:  # only what its changed instructions covered
+                if changed is NOWHERE:
+                    return None
+                boxes.append(changed)
+                grown = union(self.places.get(widget), changed)
+                assert grown is not None
+                self.places[widget] = grown
+                return changed
         if own:  # drawn again whole, where it was and where it is
             old = self.places.get(widget)
             changed = union(old, self._record(widget))
             assert changed is not None
             boxes.append(changed)
-        else:
-            for kid in inside:
-                changed = union(changed, self._visit(kid, boxes))
-            if changed is not None:  # it holds what its children drew
-                grown = union(self.places.get(widget), changed)
-                assert grown is not None
-                self.places[widget] = grown
+            return changed
+        for kid in inside:
+            changed = union(changed, self._visit(kid, boxes))
+        if changed is not None:  # it holds what its children drew
+            if fbo is not None:
+                clip = union(self.clips.get(widget), changed)
+                assert clip is not None
+                self.clips[widget] = clip
+            grown = union(self.places.get(widget), changed)
+            assert grown is not None
+            self.places[widget] = grown
         return changed
+
+    def _own_damage(self, widget: Any) -> Box | None:
+        """Where a widget's own changed instructions draw, now and at the last frame
+        (NOWHERE: nowhere); None when that cannot be told: an instruction of no known
+        place changed, or one that changes how others draw, or one came or went, or the
+        widget draws in coordinates of its own. A changed colour counts for the shapes
+        it colours."""
+        from kivy.graphics import Color
+        from kivy.graphics.instructions import VertexInstruction
+
+        if isinstance(widget, _relative()):
+            return None
+        ox, oy = widget.to_window(0, 0)
+        damage: Box | None = None
+        coloured = False  # the last colour changed: the shapes after it are drawn again
+        for ins in _own_instructions(widget):
+            if isinstance(ins, VertexInstruction):
+                flagged = ins.needs_redraw
+                got = _extent(ins)
+                if got is None:
+                    if flagged or coloured:
+                        return None
+                    continue
+                now = None if got is EMPTY else _window_box(got, ox, oy)
+                if flagged or coloured:
+                    damage = union(damage, union(self.marks.get(ins), now))
+                if now is None:
+                    self.marks.pop(ins, None)
+                else:
+                    self.marks[ins] = now
+            elif isinstance(ins, Color):
+                coloured = self._changed_value(ins)
+            elif self._changed_value(ins):
+                return None
+        return NOWHERE if damage is None else damage
 
     # ------------------------------------------------------------ where things are
     def _box(self, widget: Any) -> Box:
@@ -398,24 +545,34 @@ class Painter:
         w, h = widget.size
         x0, y0, x1, y1 = x, y, x + w, y + h
         if not isinstance(widget, _relative()):  # its canvas draws in its parent's space
+            from kivy.graphics.instructions import VertexInstruction
+
             for ins in _own_instructions(widget):
+                if not isinstance(ins, VertexInstruction):
+                    continue
                 got = _extent(ins)
-                if got is not None:
-                    x0, y0 = min(x0, got[0]), min(y0, got[1])
-                    x1, y1 = max(x1, got[2]), max(y1, got[3])
+                if got is None or got is EMPTY:
+                    self.marks.pop(ins, None)
+                    continue
+                self.marks[ins] = _window_box(got, ox, oy)
+                x0, y0 = min(x0, got[0]), min(y0, got[1])
+                x1, y1 = max(x1, got[2]), max(y1, got[3])
         return (int(ox + x0) - MARGIN, int(oy + y0) - MARGIN,
                 int(ox + x1) + 1 + MARGIN, int(oy + y1) + 1 + MARGIN)  # fmt: skip
 
     def _record(self, widget: Any) -> Box:
-        """A widget's place now: its box and its children's places (a part drawn into a
-        framebuffer holds its children inside its box); and what its canvas holds."""
+        """A widget's place now: its box and its children's places; and what its canvas
+        holds."""
         box: Box | None = self._box(widget)
-        if getattr(widget, "fbo", None) is None:
-            for kid in widget.children:
-                box = union(box, self._record(kid))
+        for kid in widget.children:
+            box = union(box, self._record(kid))
         assert box is not None
         self.places[widget] = box
-        self.shapes[widget] = self._shape(widget.canvas)
+        self.shapes[widget] = self._shape_of(widget)
+        for ins in _own_instructions(widget):
+            value = _value(ins)
+            if value is not None:
+                self.values[ins] = value
         return box
 
     def _record_all(self) -> None:
