@@ -491,7 +491,8 @@ def census(t0: float, folder: Path) -> None:
 
     def counting_draw() -> None:
         from companion.ui.cached import Cached
-        from companion.ui.paint import area, painter_of
+        from companion.ui.damage import area
+        from companion.ui.paint import painter_of
 
         names = {
             id(w.fbo): part_name(w)
