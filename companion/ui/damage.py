@@ -46,7 +46,7 @@ MARGIN = 2  # pixels around a box: an antialiased edge may pass it by one
 EMPTY: Extent = (0.0, 0.0, 0.0, 0.0)  # an instruction that draws nothing now
 NOWHERE: Box = (0, 0, 0, 0)  # no pixel changed
 MAX_PASSES = 4  # more boxes than this are drawn as the one box that holds them all
-NEAR = 100_000  # two boxes are drawn as one when that costs at most this many pixels more
+NEAR = 8_000  # two boxes are drawn as one when that costs at most this many pixels more
 
 
 def union(a: Box | None, b: Box | None) -> Box | None:
@@ -155,7 +155,12 @@ class Damage:
         self.marks: weakref.WeakKeyDictionary[Any, Box] = weakref.WeakKeyDictionary()
         self.values: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
         self.clips: dict[Any, Box] = {}  # parts drawn again only there (window pixels)
+        # each widget's children, in drawing order, and their places
+        self.kid_places: weakref.WeakKeyDictionary[Any, list[tuple[Any, Box | None]]] = (
+            weakref.WeakKeyDictionary()
+        )
         self._window_shape: tuple[int, ...] = ()
+        self._window_kids: list[int] = []
 
     def whole(self) -> Box:
         return 0, 0, int(self.window.width), int(self.window.height)
@@ -163,9 +168,11 @@ class Damage:
     def record_all(self) -> None:
         """The window drawn whole: every place, shape, mark and value as they are now."""
         self.clips = {}
-        self._window_shape = self._shape_and_flags(self.window.canvas, {}, None)[0]
+        kids = {id(w.canvas): w for w in self.window.children}
+        self._window_shape = self._shape_and_flags(self.window.canvas, kids, None)[0]
+        self._window_kids = list(kids)
         for root in self.window.children:
-            self._record(root, 0.0, 0.0)
+            self._record(root, 0.0, 0.0, self.whole())
 
     def find(self) -> list[Box]:
         """The boxes to draw again (none when nothing changed)."""
@@ -175,12 +182,13 @@ class Damage:
             return []
         kids = {id(w.canvas): w for w in window.children}
         shape, inside, own = self._shape_and_flags(window.canvas, kids, None)
-        if own or shape != self._window_shape:  # a root widget came or went
+        if own or shape != self._window_shape or list(kids) != self._window_kids:
+            # a root widget came or went
             self.record_all()
             return [self.whole()]
         boxes: list[Box] = []
         for kid in inside:
-            self._visit(kid, 0.0, 0.0, boxes)
+            self._visit(kid, 0.0, 0.0, boxes, self.whole())
         return boxes
 
     # ------------------------------------------------------------ the search
@@ -188,20 +196,21 @@ class Damage:
         self, canvas: Any, kids: dict[int, Any], fbo: Any
     ) -> tuple[tuple[int, ...], list[Any], bool]:
         """One walk through a canvas (and a part's framebuffer), in drawing order, down
-        to its children's canvases: what it holds (its shape), the children whose canvas
-        changed, and whether an instruction of its own changed."""
+        to its children's canvases: what it holds of its own (its shape), the children
+        whose canvas changed, and whether an instruction of its own changed."""
         shape: list[int] = []
         inside: list[Any] = []
         own = False
         stack = [iter(canvas.children)]
         while stack:
             for ins in stack[-1]:
-                shape.append(id(ins))
                 kid = kids.get(id(ins))
                 if kid is not None:
                     if ins.needs_redraw:
                         inside.append(kid)
-                elif type(ins) is CanvasBase or type(ins) is InstructionGroup or ins is fbo:
+                    continue
+                shape.append(id(ins))
+                if type(ins) is CanvasBase or type(ins) is InstructionGroup or ins is fbo:
                     stack.append(iter(ins.children))
                     break
                 elif isinstance(ins, ContextInstruction):
@@ -213,26 +222,55 @@ class Damage:
                 shape.append(0)
         return tuple(shape), inside, own
 
-    def _visit(self, widget: Any, ox: float, oy: float, boxes: list[Box]) -> Box | None:
+    def _visit(self, widget: Any, ox: float, oy: float, boxes: list[Box], limit: Box) -> Box | None:
         """Search a widget whose canvas changed (its pos in coordinates that start at
-        ox, oy of the window); returns the box it adds."""
+        ox, oy of the window; nothing it draws shows outside ``limit``); returns the box
+        it adds."""
         kids = {id(w.canvas): w for w in widget.children}
         fbo = getattr(widget, "fbo", None)
         shape, inside, own = self._shape_and_flags(widget.canvas, kids, fbo)
-        if shape != self.shapes.get(widget) or _transforms(widget):
-            return self._whole_place(widget, ox, oy, boxes)
+        before = self.kid_places.get(widget)
+        if shape != self.shapes.get(widget) or before is None or _transforms(widget):
+            return self._whole_place(widget, ox, oy, boxes, limit)
+        if not own and not inside and len(before) == len(widget.children):
+            # flagged, and nothing in it says why (Kivy cleared a child's flag while a
+            # frame drew it, before what changed it was drawn): all of it, to be sure
+            return self._whole_place(widget, ox, oy, boxes, limit)
         changed: Box | None = None
         if own:
             changed = self._own(widget, ox, oy)
             if changed is None:
-                return self._whole_place(widget, ox, oy, boxes)
-            if changed is not NOWHERE:
+                return self._whole_place(widget, ox, oy, boxes, limit)
+            changed = None if changed is NOWHERE else _clip(changed, limit)
+            if changed is not None:
                 boxes.append(changed)
-            else:
-                changed = None
         px, py = widget.to_parent(0, 0)
+        ox, oy = ox + px, oy + py
+        inner = self._limit(widget, ox - px, oy - py, limit)
+        now = list(reversed(widget.children))  # in drawing order
+        was = [ref() for ref, _place in before]
+        if len(was) != len(now) or any(a is not b for a, b in zip(was, now, strict=True)):
+            # children came or went: their places, no more
+            here = {id(k) for k in now}
+            kept = [k for k in was if k is not None and id(k) in here]
+            if kept != [k for k in now if any(k is w for w in kept)]:
+                return self._whole_place(widget, ox - px, oy - py, boxes, limit)  # reordered
+            for kid, (_ref, place) in zip(was, before, strict=True):
+                if (kid is None or id(kid) not in here) and place is not None:
+                    gone = _clip(place, inner)
+                    if gone is not None:
+                        boxes.append(gone)
+                        changed = union(changed, gone)
+            for kid in now:
+                if not any(kid is k for k in kept):
+                    came = _clip(self._record(kid, ox, oy, inner), inner)
+                    if came is not None:
+                        boxes.append(came)
+                        changed = union(changed, came)
+            inside = [k for k in inside if any(k is w for w in kept)]
         for kid in inside:
-            changed = union(changed, self._visit(kid, ox + px, oy + py, boxes))
+            changed = union(changed, self._visit(kid, ox, oy, boxes, inner))
+        self.kid_places[widget] = _kid_places(self.places, widget)
         if changed is not None:  # it holds what its children drew
             if fbo is not None:
                 clip = union(self.clips.get(widget), changed)
@@ -243,10 +281,22 @@ class Damage:
             self.places[widget] = grown
         return changed
 
-    def _whole_place(self, widget: Any, ox: float, oy: float, boxes: list[Box]) -> Box:
-        place = union(self.places.get(widget), self._record(widget, ox, oy))
-        assert place is not None
-        boxes.append(place)
+    def _limit(self, widget: Any, ox: float, oy: float, limit: Box) -> Box:
+        """What a widget's children can show: inside its box, for a part drawn into a
+        framebuffer or a widget that clips what it holds (a ScrollView)."""
+        if getattr(widget, "fbo", None) is None and not _clips(widget):
+            return limit
+        x, y = widget.pos
+        w, h = widget.size
+        own = window_box((x, y, x + w, y + h), ox, oy)
+        return _clip(own, limit) or NOWHERE
+
+    def _whole_place(
+        self, widget: Any, ox: float, oy: float, boxes: list[Box], limit: Box
+    ) -> Box | None:
+        place = _clip(union(self.places.get(widget), self._record(widget, ox, oy, limit)), limit)
+        if place is not None:
+            boxes.append(place)
         return place
 
     def _own(self, widget: Any, ox: float, oy: float) -> Box | None:
@@ -287,9 +337,10 @@ class Damage:
         return NOWHERE if damage is None else damage
 
     # ------------------------------------------------------------ where things are
-    def _record(self, widget: Any, ox: float, oy: float) -> Box:
+    def _record(self, widget: Any, ox: float, oy: float, limit: Box) -> Box:
         """A widget's place now (its box, what its own shapes draw past it, its
-        children's places), and what it holds: kept for the next frames."""
+        children's places; no more than ``limit``), and what it holds: kept for the
+        next frames."""
         x, y = widget.pos
         w, h = widget.size
         x0, y0, x1, y1 = x, y, x + w, y + h
@@ -309,15 +360,36 @@ class Damage:
         if _covers_window(widget) or _transforms(widget):
             box = self.whole()
         px, py = widget.to_parent(0, 0)
+        inner = self._limit(widget, ox, oy, limit)
         for kid in widget.children:
-            box = union(box, self._record(kid, ox + px, oy + py))
+            box = union(box, self._record(kid, ox + px, oy + py, inner))
         assert box is not None
         kids = {id(w.canvas): w for w in widget.children}
         self.shapes[widget] = self._shape_and_flags(
             widget.canvas, kids, getattr(widget, "fbo", None)
         )[0]
-        self.places[widget] = box
-        return box
+        place = _clip(box, limit) or NOWHERE
+        self.places[widget] = place
+        self.kid_places[widget] = _kid_places(self.places, widget)
+        return place
+
+
+def _kid_places(places: Any, widget: Any) -> list[tuple[Any, Box | None]]:
+    """A widget's children in drawing order (weakly held) with their places."""
+    return [(weakref.ref(k), places.get(k)) for k in reversed(widget.children)]
+
+
+def _clip(b: Box | None, limit: Box) -> Box | None:
+    """The part of ``b`` inside ``limit``, or None."""
+    if b is None:
+        return None
+    c = max(b[0], limit[0]), max(b[1], limit[1]), min(b[2], limit[2]), min(b[3], limit[3])
+    return c if c[0] < c[2] and c[1] < c[3] else None
+
+
+def _clips(widget: Any) -> bool:
+    stencil = sys.modules.get("kivy.uix.stencilview")
+    return stencil is not None and isinstance(widget, stencil.StencilView)
 
 
 def _own_instructions(widget: Any) -> Iterator[Any]:
