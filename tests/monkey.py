@@ -98,6 +98,7 @@ from kivy.uix.textinput import TextInput  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
 from companion.ui.ink import walk  # noqa: E402
+from companion.ui.paint import painter_of  # noqa: E402
 from companion.ui.taps import RULE, SETTLE, controls, meaning_of  # noqa: E402
 
 WIDTH, HEIGHT = 800, 480
@@ -642,6 +643,10 @@ class Monkey:
         EventLoop.ensure_window()  # the oracle sees every frame, the app's first ones too
         EventLoop.window.fbind("on_draw", self.watch.look)
         self.harness = Harness(self.db, load_config(self.config_path))
+        # every frame drawn where it changed is compared with the frame drawn whole
+        painter = painter_of(self.harness.window)
+        assert painter is not None
+        painter.check = True
         app = self.harness.app
         # the PIN pad's lock-out on the monkey's clock
         app.pin_lockout = Lockout.beside(self.db, clock=Clock.get_time)
@@ -660,6 +665,9 @@ class Monkey:
                 if isinstance(w, ModalView):
                     w.dismiss(animation=False)
             self.harness.window.funbind("on_draw", self.watch.look)
+            painter = painter_of(self.harness.window)
+            if painter is not None:  # as the environment asks, for what runs next
+                painter.check = os.environ.get("CLANK_PAINT_CHECK", "") == "1"
             self.harness.close()
             self.harness = None
 

@@ -103,7 +103,9 @@ class Painter:
         window = self.window
         size = int(window.width), int(window.height)
         viewport = tuple(glGetIntegerv(GL_VIEWPORT))[:4]
-        if window.rotation or viewport != (0, 0, *size) or not self._page_for(size):
+        first = self.frames == 0 and not self.check  # Kivy's: no page to make before it
+        self.frames += 1
+        if first or window.rotation or viewport != (0, 0, *size) or not self._page_for(size):
             self.page = None
             self.drawn = [(0, 0, *size)]
             self.kivy_draw()
@@ -122,7 +124,6 @@ class Painter:
             boxes = merged(self.damage.find(), whole)
         self._framebuffers_first()
         self.drawn = boxes
-        self.frames += 1
         if boxes:
             self._draw_page(boxes)
         if self.check:
@@ -168,7 +169,8 @@ class Painter:
         """The page copied to the window."""
         from kivy.graphics.opengl import GL_NO_ERROR, glBindFramebuffer, glGetError
 
-        if not self._blit_checked:
+        first = not self._blit_checked
+        if first:
             self._blit_checked = True
             self._blit = gl_function("glBlitFramebuffer", *[ctypes.c_int] * 8,
                                      ctypes.c_uint, ctypes.c_uint)  # fmt: skip
@@ -180,10 +182,9 @@ class Painter:
             glBindFramebuffer(GL_DRAW_FRAMEBUFFER, window_id)
             self._blit(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST)
             glBindFramebuffer(GL_FRAMEBUFFER, window_id)
-            if self.frames == 1 and glGetError() != GL_NO_ERROR:
-                self._blit = None  # refused: the rectangle instead, from now on
-            else:
+            if not first or glGetError() == GL_NO_ERROR:
                 return
+            self._blit = None  # refused: the rectangle instead, from now on
         self._rectangle(size).draw()
 
     def _rectangle(self, size: tuple[int, int]) -> Any:

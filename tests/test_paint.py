@@ -1,0 +1,131 @@
+"""The window drawn again only where it changed (companion.ui.paint, companion.ui.damage)
+shows, at every frame, what drawing it whole shows, pixel for pixel.
+
+The painter's check draws every frame a second time, whole, into a framebuffer of its
+own and compares: a difference raises PaintMismatch in the frame that made it. Here it
+is on through a game played by taps and scans (pop-ups, the table, a refill, other
+screens and back), and the game is held to having drawn most frames in part only.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+os.environ.setdefault("KIVY_WINDOW", "sdl2")
+from kivy.config import Config as KivyConfig  # noqa: E402
+
+KivyConfig.set("graphics", "width", "800")
+KivyConfig.set("graphics", "height", "480")
+
+from companion.ui import damage  # noqa: E402
+from companion.ui.damage import MAX_PASSES, area, merged  # noqa: E402
+from companion.ui.harness import Harness  # noqa: E402
+from companion.ui.paint import PaintMismatch, painter_of  # noqa: E402
+
+WHOLE = 800 * 480
+
+
+@pytest.fixture
+def ui(tmp_path, monkeypatch):
+    from companion.kinds.clank.screens.attack import AttackView
+
+    monkeypatch.setattr(AttackView, "STEP", 3600.0)
+    harness = Harness(tmp_path / "games.db")
+    painter = painter_of(harness.window)
+    assert painter is not None
+    painter.check, painter.whole = True, True
+    drawn: list[int] = []  # the pixels each frame drew again
+
+    def note(*args):
+        if painter.page is not None:
+            drawn.append(sum(area(b) for b in painter.drawn))
+
+    harness.window.fbind("on_flip", note)
+    harness.drawn = drawn
+    yield harness
+    harness.window.funbind("on_flip", note)
+    painter.check = os.environ.get("CLANK_PAINT_CHECK", "") == "1"
+    harness.close()
+
+
+def drawer(ui: Harness, *picks: str) -> None:
+    for pick in picks:
+        ui.tap("Scan drawer")
+        ui.tap(pick)
+
+
+def test_every_frame_of_a_game_drawn_where_it_changed_is_the_frame_drawn_whole(ui):
+    from companion.ui.screens.popups import INERT
+
+    ui.tap("Red")
+    ui.tap("Blue")
+    ui.tap("Start game")
+    drawer(ui, "Tattle", "Sneak", "Search")
+    ui.tap("Start the first turn")
+    ui.frames(2, seconds=INERT + 0.1)
+    ui.tap("Yes, start the first turn")
+    assert ui.app.screens.current == "table"
+    ui.frames(2, seconds=1.2)
+    before = len(ui.drawn)
+    for step in (1, -1, 2):  # a clank tapped in the actions: the panel's figure changes
+        ui.app.controller.clank(step)
+        ui.frames(2, seconds=1.2)  # the panel settles: its veil goes
+    clanks = ui.drawn[before:]
+    ui.on_panel("red", "Clank! +1")
+    ui.on_panel("blue", "Clank! +1")
+    ui.tap("Undo")
+    ui.tap("Sneak")  # bought: it leaves the row, the others keep their places
+    ui.tap("End Red's turn")
+    drawer(ui, "Bracers of Agility")
+    ui.tap("No tag")
+    ui.tap("No tag: no dragon")
+    ui.tap("Undo")
+    ui.tap(ui.app.screens.get_screen("table").end_turn_text)
+    assert ui.snapshot["turn"]["active"] == "blue"
+    ui.tap("Menu")
+    ui.frames(2, seconds=1.2)
+    ui.tap("Settings")
+    ui.frames(2, seconds=1.2)
+    ui.app.show_screen(ui.app.home_screen())
+    ui.frames(3, seconds=1.2)
+    # every frame above passed the check, a pop-up's (the whole window darkened or
+    # lit again) and a table's alike; a clank drew again a part of its panel (veiled for
+    # a second: the whole panel, a quarter of the window at two players) and no more
+    assert len(ui.drawn) > 40 and sum(1 for px in ui.drawn if px < WHOLE // 2) > 15
+    assert len(clanks) >= 6 and max(clanks) < WHOLE * 0.3 and min(clanks) < WHOLE // 50
+
+
+def test_the_check_finds_a_change_the_search_left_out(ui, monkeypatch):
+    ui.tap("Red")
+    ui.tap("Blue")
+    ui.frames(2, seconds=1.2)
+    monkeypatch.setattr(damage.Damage, "find", lambda self: [])  # "nothing changed"
+    with pytest.raises(PaintMismatch, match="differs from the frame drawn whole"):
+        ui.tap("Yellow")
+        ui.frames(3, seconds=1.2)
+
+
+boxes = st.tuples(
+    st.integers(-50, 850), st.integers(-50, 530), st.integers(0, 400), st.integers(0, 300)
+).map(lambda b: (b[0], b[1], b[0] + b[2], b[1] + b[3]))
+
+
+@given(st.lists(boxes, max_size=12))
+def test_the_boxes_drawn_hold_every_box_that_changed_within_the_window(found):
+    limit = (0, 0, 800, 480)
+    drawn = merged(found, limit)
+    assert len(drawn) <= MAX_PASSES
+    for x0, y0, x1, y1 in drawn:
+        assert 0 <= x0 < x1 <= 800 and 0 <= y0 < y1 <= 480
+    for b in found:
+        inside = max(b[0], 0), max(b[1], 0), min(b[2], 800), min(b[3], 480)
+        if area(inside) == 0:
+            continue
+        assert any(
+            d[0] <= inside[0] and d[1] <= inside[1] and inside[2] <= d[2] and inside[3] <= d[3]
+            for d in drawn
+        ), (b, drawn)
