@@ -84,6 +84,7 @@ class Painter:
         self.window = window
         self.kivy_draw: Callable[[], None] = window.on_draw  # Kivy's own: clear, draw all
         self.check = False
+        self.off = False  # CLANK_PAINT=0: Kivy draws the whole window, as it would
         self.page: Any = None
         self.page_id = 0
         self.damage = Damage(window)
@@ -103,7 +104,8 @@ class Painter:
         window = self.window
         size = int(window.width), int(window.height)
         viewport = tuple(glGetIntegerv(GL_VIEWPORT))[:4]
-        first = self.frames == 0 and not self.check  # Kivy's: no page to make before it
+        # Kivy's own drawing: the first frame (no page to make before it), or when asked
+        first = (self.frames == 0 and not self.check) or self.off
         self.frames += 1
         if first or window.rotation or viewport != (0, 0, *size) or not self._page_for(size):
             self.page = None
@@ -288,6 +290,7 @@ def install(window: Any) -> Painter:
     painter = getattr(window, "_painter", None)
     if not isinstance(painter, Painter):
         painter = Painter(window)
+        painter.off = os.environ.get("CLANK_PAINT", "") == "0"
         painter.check = os.environ.get("CLANK_PAINT_CHECK", "") == "1"
         window._painter = painter
         window.on_draw = painter.draw
