@@ -46,7 +46,7 @@ MARGIN = 2  # pixels around a box: an antialiased edge may pass it by one
 EMPTY: Extent = (0.0, 0.0, 0.0, 0.0)  # an instruction that draws nothing now
 NOWHERE: Box = (0, 0, 0, 0)  # no pixel changed
 MAX_PASSES = 4  # more boxes than this are drawn as the one box that holds them all
-NEAR = 8_000  # two boxes are drawn as one when that costs at most this many pixels more
+NEAR = 100_000  # two boxes are drawn as one when that costs at most this many pixels more
 
 
 def union(a: Box | None, b: Box | None) -> Box | None:
