@@ -96,7 +96,7 @@ def test_every_frame_of_a_game_drawn_where_it_changed_is_the_frame_drawn_whole(u
     # lit again) and a table's alike; a clank drew again a part of its panel (veiled for
     # a second: the whole panel, a quarter of the window at two players) and no more
     assert len(ui.drawn) > 40 and sum(1 for px in ui.drawn if px < WHOLE // 2) > 15
-    assert len(clanks) >= 6 and max(clanks) < WHOLE * 0.3 and min(clanks) < WHOLE // 50
+    assert len(clanks) >= 6 and max(clanks) < WHOLE // 2 and min(clanks) < WHOLE // 50
 
 
 def test_the_check_finds_a_change_the_search_left_out(ui, monkeypatch):
@@ -129,3 +129,26 @@ def test_the_boxes_drawn_hold_every_box_that_changed_within_the_window(found):
             d[0] <= inside[0] and d[1] <= inside[1] and inside[2] <= d[2] and inside[3] <= d[3]
             for d in drawn
         ), (b, drawn)
+
+
+def test_a_text_inputs_cursor_drawn_downwards_is_drawn_again_as_it_blinks(ui):
+    """Kivy draws a text input's cursor with a negative height: its box is below its
+    place, and the search once took it for nothing drawn (found by the monkey)."""
+    from kivy.uix.textinput import TextInput
+
+    from companion.ui.damage import _own_instructions, extent
+
+    field = TextInput(size_hint=(None, None), size=(300, 60), pos=(40, 300))
+    ui.window.add_widget(field)
+    try:
+        ui.frames(2)
+        field.focus = True
+        for _ in range(6):  # the cursor blinks every half second: each frame is checked
+            ui.frames(2, seconds=0.6)
+        cursor = [i for i in _own_instructions(field) if getattr(i, "size", (0, 0))[1] < 0]
+        assert cursor and extent(cursor[0]) is not None
+        x0, y0, x1, y1 = extent(cursor[0])
+        assert y1 - y0 > 10 and x1 > x0
+    finally:
+        field.focus = False
+        ui.window.remove_widget(field)

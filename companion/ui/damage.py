@@ -96,9 +96,11 @@ def extent(ins: Any) -> Extent | None:
     size = getattr(ins, "size", None)
     pos = getattr(ins, "pos", None)
     if size is not None and pos is not None:
-        if size[0] <= 0 or size[1] <= 0:
+        if size[0] == 0 or size[1] == 0:
             return EMPTY
-        return pos[0], pos[1], pos[0] + size[0], pos[1] + size[1]
+        x0, x1 = sorted((pos[0], pos[0] + size[0]))  # a size may be negative: a text
+        y0, y1 = sorted((pos[1], pos[1] + size[1]))  # input's cursor is drawn downwards
+        return x0, y0, x1, y1
     points = getattr(ins, "points", None)
     if points:
         xs, ys = points[0::2], points[1::2]
