@@ -181,7 +181,7 @@ def test_the_head_before_the_close_is_not_final_and_the_one_after_is(ui, tmp_pat
     assert not final_proof.armed and final_proof.ids.done.disabled
     final_proof.close()
     assert final_proof.get_parent_window() is not None
-    ui.frames(2, seconds=INERT + 0.1)
+    ui.armed()  # its moment over (it starts when the pop-up has opened: on the event)
     ui.tap(final_proof.ids.qr)
     assert final_proof.get_parent_window() is not None
     ui.tap("Done")
