@@ -202,7 +202,8 @@ def redraws(env: dict[str, str], scratch: Path, game: Path) -> tuple[dict, dict]
     print("  where the time goes, median ms: " + "".join(f"{p:>9}" for p in PARTS))
     print(
         "  (wait: for the main loop's next tick; work: controller, store and screen code; "
-        "layout: clock triggers, kv rules, text; draw: canvas to OpenGL; finish: rasterising)"
+        "layout: clock triggers, kv rules, text; draw: the window's on_draw, the settle rule's "
+        "look and the painter's search and drawing, canvas to OpenGL; finish: rasterising)"
     )
     for kind in kinds:
         xs = [s for s in samples if s["kind"] == kind]

@@ -348,7 +348,7 @@ def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
                 "wait": (s["call"] - s["handed"]) * ms,  # for the main loop's next tick
                 "work": (s["back"] - s["call"]) * ms,  # controller, store, screen code
                 "layout": (s["draw"] - s["back"]) * ms,  # clock triggers, kv rules, text
-                "draw": (s["drawn"] - s["draw"]) * ms,  # canvas to OpenGL
+                "draw": (s["drawn"] - s["draw"]) * ms,  # on_draw: look, search, OpenGL
                 "flip": (s["flipped"] - s["drawn"]) * ms,
                 "finish": (s["end"] - s["flipped"]) * ms,  # rasterising (glFinish)
             }

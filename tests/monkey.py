@@ -557,6 +557,7 @@ class Monkey:
         self.restart_due = False
         self.errors: list[logging.LogRecord] = []
         self.harness: Any = None
+        self._asked_check = False  # the painter's check as it was before the monkey's app
         self.step = 0
         self.kind = ""  # the event under way
         self.target = ""  # the class of the widget it tapped
@@ -646,6 +647,7 @@ class Monkey:
         # every frame drawn where it changed is compared with the frame drawn whole
         painter = painter_of(self.harness.window)
         assert painter is not None
+        self._asked_check = painter.check  # as the environment asked, for what runs next
         painter.check = True
         app = self.harness.app
         # the PIN pad's lock-out on the monkey's clock
@@ -666,8 +668,8 @@ class Monkey:
                     w.dismiss(animation=False)
             self.harness.window.funbind("on_draw", self.watch.look)
             painter = painter_of(self.harness.window)
-            if painter is not None:  # as the environment asks, for what runs next
-                painter.check = os.environ.get("CLANK_PAINT_CHECK", "") == "1"
+            if painter is not None:
+                painter.check = self._asked_check
             self.harness.close()
             self.harness = None
 

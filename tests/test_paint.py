@@ -37,6 +37,7 @@ def ui(tmp_path, monkeypatch):
     harness = Harness(tmp_path / "games.db")
     painter = painter_of(harness.window)
     assert painter is not None
+    asked = painter.check  # as the environment asked (CLANK_PAINT_CHECK)
     painter.check, painter.whole = True, True
     drawn: list[int] = []  # the pixels each frame drew again
 
@@ -48,7 +49,7 @@ def ui(tmp_path, monkeypatch):
     harness.drawn = drawn
     yield harness
     harness.window.funbind("on_flip", note)
-    painter.check = os.environ.get("CLANK_PAINT_CHECK", "") == "1"
+    painter.check = asked
     harness.close()
 
 

@@ -30,7 +30,7 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
-from kivy.graphics import BindTexture, Color, Fbo
+from kivy.graphics import BindTexture, Color
 from kivy.graphics.instructions import (
     CanvasBase,
     ContextInstruction,
@@ -65,9 +65,9 @@ def merged(boxes: list[Box], limit: Box) -> list[Box]:
     """The boxes clipped to ``limit``, those that overlap or lie near one another joined
     (a box drawn costs a walk of the window's canvas), and at most MAX_PASSES of them."""
     out: list[Box] = []
-    for b in boxes:
-        b = max(b[0], limit[0]), max(b[1], limit[1]), min(b[2], limit[2]), min(b[3], limit[3])
-        if area(b) == 0:
+    for found in boxes:
+        b = _clip(found, limit)
+        if b is None:
             continue
         out.append(b)
         while len(out) > 1:  # the newest against each earlier: join what is worth joining
@@ -247,16 +247,17 @@ class Damage:
             if changed is not None:
                 boxes.append(changed)
         px, py = widget.to_parent(0, 0)
-        ox, oy = ox + px, oy + py
-        inner = self._limit(widget, ox - px, oy - py, limit)
+        kx, ky = ox + px, oy + py  # where its children's coordinates start
+        inner = self._limit(widget, ox, oy, limit)
         now = list(reversed(widget.children))  # in drawing order
         was = [ref() for ref, _place in before]
         if len(was) != len(now) or any(a is not b for a, b in zip(was, now, strict=True)):
             # children came or went: their places, no more
             here = {id(k) for k in now}
             kept = [k for k in was if k is not None and id(k) in here]
-            if kept != [k for k in now if any(k is w for w in kept)]:
-                return self._whole_place(widget, ox - px, oy - py, boxes, limit)  # reordered
+            staying = {id(k) for k in kept}  # alive: held in kept
+            if kept != [k for k in now if id(k) in staying]:
+                return self._whole_place(widget, ox, oy, boxes, limit)  # reordered
             for kid, (_ref, place) in zip(was, before, strict=True):
                 if (kid is None or id(kid) not in here) and place is not None:
                     gone = _clip(place, inner)
@@ -264,14 +265,14 @@ class Damage:
                         boxes.append(gone)
                         changed = union(changed, gone)
             for kid in now:
-                if not any(kid is k for k in kept):
-                    came = _clip(self._record(kid, ox, oy, inner), inner)
+                if id(kid) not in staying:
+                    came = _clip(self._record(kid, kx, ky, inner), inner)
                     if came is not None:
                         boxes.append(came)
                         changed = union(changed, came)
-            inside = [k for k in inside if any(k is w for w in kept)]
+            inside = [k for k in inside if id(k) in staying]
         for kid in inside:
-            changed = union(changed, self._visit(kid, ox, oy, boxes, inner))
+            changed = union(changed, self._visit(kid, kx, ky, boxes, inner))
         self.kid_places[widget] = _kid_places(self.places, widget)
         if changed is not None:  # it holds what its children drew
             if fbo is not None:
@@ -409,6 +410,3 @@ def _own_instructions(widget: Any) -> Iterator[Any]:
             yield ins
         else:
             stack.pop()
-
-
-__all__ = ["Box", "Damage", "Fbo", "area", "merged", "union"]
