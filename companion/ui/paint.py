@@ -261,13 +261,21 @@ class Painter:
             return
         x0, y0, x1, y1 = _where_they_differ(whole, page, w, h)
         self.whole = True  # the next frame heals the page
+        saved = ""
         folder = os.environ.get("CLANK_PAINT_CHECK_DIR", "")
         if folder:  # both frames, to look at
-            self._proof.texture.save(os.path.join(folder, "drawn-whole.png"), flipped=False)
-            self.page.texture.save(os.path.join(folder, "drawn-where-changed.png"), flipped=False)
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError as e:
+                saved = f"; not saved in {folder}: {e.strerror}"
+            else:
+                for texture, name in ((self._proof.texture, "drawn-whole.png"),
+                                      (self.page.texture, "drawn-where-changed.png")):  # fmt: skip
+                    texture.save(os.path.join(folder, name), flipped=False)
+                saved = f"; both frames saved in {folder}"
         raise PaintMismatch(
             f"the frame drawn where it changed differs from the frame drawn whole in "
-            f"x {x0}-{x1}, y {y0}-{y1} (window pixels); drawn again: {boxes}"
+            f"x {x0}-{x1}, y {y0}-{y1} (window pixels); drawn again: {boxes}{saved}"
         )
 
 
