@@ -223,11 +223,11 @@ def census_(env: dict[str, str], scratch: Path) -> None:
     """What a frame of the table draws at 2, 4 and 6 players (bench/ui_child.py census)."""
     print("\nwhat a frame of the table draws (the window's draw calls, a cached part being")
     print("one; its framebuffers drawn again, with the draw calls inside them; textures; pixels")
-    print("covered, in thousands: the drawing's cost where the CPU draws; the page: the places")
-    print("drawn again into the window's framebuffer, and their pixels, companion/ui/paint.py):")
+    print("covered, in thousands: the drawing's cost where the CPU draws; drawn again: the")
+    print("places of the window drawn again, and their pixels, companion/ui/paint.py):")
     print(
         f"  {'players, frame after':44} draws  kpx  fbos drawn  draws inside  kpx  textures"
-        "  page: places  kpx"
+        "  drawn again: places  kpx"
     )
     for players in (2, 4, 6):
         game = scratch / f"census-{players}" / "games.db"
@@ -240,7 +240,7 @@ def census_(env: dict[str, str], scratch: Path) -> None:
                 f"  {players} {name:42} {f['draws']:5} {f['pixels'] / 1000:4.0f}"
                 f" {f['fbos']:5} {f['fbos_drawn']:5} {f['fbo_draws']:13}"
                 f" {f['fbo_pixels'] / 1000:4.0f} {f['textures']:9}"
-                f" {f.get('page_boxes', '-'):>13} {f.get('page_pixels', 0) / 1000:4.0f}"
+                f" {f.get('page_boxes', '-'):>20} {f.get('page_pixels', 0) / 1000:4.0f}"
             )
         for name, f in frames:
             print(f"    {name}: drawn again: {', '.join(f.get('redrawn', [])) or 'none'}")

@@ -150,11 +150,18 @@ class Frames:
         Window.flip = timed_flip
 
 
-def start_kivy(marks: dict[str, float], t0: float) -> Frames:
+def start_kivy(marks: dict[str, float], t0: float, bare: bool = False) -> Frames:
+    """The window, as the app opens it (``window_settings``, set by ``run_app`` before
+    Kivy makes it); the bare app's with Kivy's own settings, at the same size."""
     from kivy.config import Config as KivyConfig
 
-    KivyConfig.set("graphics", "width", "800")
-    KivyConfig.set("graphics", "height", "480")
+    if bare:
+        KivyConfig.set("graphics", "width", "800")
+        KivyConfig.set("graphics", "height", "480")
+    else:
+        from companion.ui.window_settings import window_settings
+
+        window_settings()
     marks["kivy"] = time.time() - t0
     from kivy.core.window import Window
 
@@ -222,7 +229,7 @@ def run_companion(marks: dict[str, float], t0: float, folder: Path) -> None:
 def first_frame(mode: str, t0: float, folder: Path) -> None:
     """Start the app, report at the end of its first frame in the main loop, stop."""
     marks: dict[str, float] = {"main": STARTED - t0}
-    frames = start_kivy(marks, t0)
+    frames = start_kivy(marks, t0, bare=mode == "bare")
     from kivy.app import App
     from kivy.clock import Clock
 
@@ -264,7 +271,7 @@ def redraws(mode: str, t0: float, folder: Path, count: int) -> None:
     """A thread hands ``count`` steps to the main loop, one at a time at a random moment
     within a frame, and waits for the end of the next frame drawn after each."""
     marks: dict[str, float] = {"main": STARTED - t0}
-    frames = start_kivy(marks, t0)
+    frames = start_kivy(marks, t0, bare=mode == "bare-redraw")
     from kivy.app import App
     from kivy.clock import Clock
 
@@ -503,7 +510,7 @@ def census(t0: float, folder: Path) -> None:
         count = count_frame(Window, names)
         draws[0]()
         painter = painter_of(Window)
-        if painter is not None and painter.page is not None:  # what the frame drew again
+        if painter is not None and painter.mode != "kivy":  # what the frame drew again
             count["page_boxes"] = len(painter.drawn)
             count["page_pixels"] = sum(area(b) for b in painter.drawn)
         counted.append(count)

@@ -243,9 +243,13 @@ class LiveGame:
         game = self.game_id
         if self.store is None or game is None:
             return
+        self.store.save_in_progress(game, self._work_body())
+
+    def _work_body(self) -> JSON:
+        """The work in progress as the store keeps it (``_save``)."""
         body: JSON = {"closed": True} if self.closed else {}
         body.update(self._work())
-        self.store.save_in_progress(game, body)
+        return body
 
     def _load_saved(self) -> None:
         game = self.game_id

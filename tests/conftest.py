@@ -25,6 +25,11 @@ for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
 
+# the window the app opens (whichever test module makes it first)
+from companion.ui.window_settings import window_settings  # noqa: E402
+
+window_settings()
+
 
 import pytest  # noqa: E402
 

@@ -82,10 +82,9 @@ if "KIVY_HOME" not in os.environ:
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("KIVY_WINDOW", "sdl2")
 
-from kivy.config import Config as KivyConfig  # noqa: E402
+from companion.ui.window_settings import window_settings  # noqa: E402
 
-KivyConfig.set("graphics", "width", "800")
-KivyConfig.set("graphics", "height", "480")
+window_settings()  # the app's window
 
 from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402

@@ -181,6 +181,40 @@ def test_after_a_power_cut_the_last_game_resumes_without_asking(setup):
     assert again.game_id == game
 
 
+@pytest.mark.parametrize("cut", [True, False])
+def test_a_refill_ended_by_its_last_card_resumes_whole_after_a_power_cut(setup, cut):
+    """The turn the refill ends and the refill closed are one commit: the power cut at
+    its write (the closed refill refused, as a write cut short is) leaves neither, and
+    the table resumes with the refill open and the cards scanned before; the write
+    done, both."""
+    controller, _, _, tmp_path = setup
+    controller.new_game(NEW)
+    controller.do({"do": "row", "cards": ["Ladder", "Tattle", "Sneak", "Search"]})
+    controller.end_turn()
+    controller.scan(uid("07"))
+    db = controller.store.db
+    if cut:  # the write of the closed refill fails: the whole commit with it
+        for when in ("INSERT", "UPDATE"):
+            db.execute(
+                f"CREATE TRIGGER cut_{when.lower()} BEFORE {when} ON in_progress "
+                "WHEN json_extract(NEW.body, '$.refill') IS NULL "
+                "BEGIN SELECT RAISE(ABORT, 'power cut'); END"
+            )
+    controller.scan(uid("03"))  # the row's last card: the refill ends the turn
+    game = controller.game_id
+    controller.store.close()
+    again = Controller(GameStore(tmp_path / "games.db"))
+    assert again.resume_last() is not None and again.game_id == game
+    snap = again.snapshot()
+    if cut:  # the card whose scan the cut stopped is scanned again
+        assert snap["refill"] == ["Dead Run"]
+        assert snap["turn"]["active"] == "red" and snap["draws"] == []
+    else:
+        assert snap["refill"] is None
+        assert snap["turn"]["active"] == "blue" and snap["row"][-2:] == ["Dead Run", "Orc Grunt"]
+    again.store.close()
+
+
 def test_nothing_to_resume_and_no_game(setup):
     controller, _, heard, _ = setup
     assert controller.resume_last() is None

@@ -16,40 +16,41 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 os.environ.setdefault("KIVY_WINDOW", "sdl2")
-from kivy.config import Config as KivyConfig  # noqa: E402
-
-KivyConfig.set("graphics", "width", "800")
-KivyConfig.set("graphics", "height", "480")
 
 from companion.ui import damage  # noqa: E402
 from companion.ui.damage import MAX_PASSES, area, merged  # noqa: E402
 from companion.ui.harness import Harness  # noqa: E402
-from companion.ui.paint import PaintMismatch, painter_of  # noqa: E402
+from companion.ui.paint import PaintMismatch, painter_of, to_draw  # noqa: E402
 
 WHOLE = 800 * 480
 
 
-@pytest.fixture
-def ui(tmp_path, monkeypatch):
+@pytest.fixture(params=["window", "page"])
+def ui(request, tmp_path, monkeypatch):
+    """The app, its painter checking every frame: drawn straight into the window (whose
+    buffer keeps the last frame), or on the page copied to it (a window that does not
+    say what its buffer holds)."""
     from companion.kinds.clank.screens.attack import AttackView
 
     monkeypatch.setattr(AttackView, "STEP", 3600.0)
     harness = Harness(tmp_path / "games.db")
     painter = painter_of(harness.window)
     assert painter is not None
-    asked = painter.check  # as the environment asked (CLANK_PAINT_CHECK)
+    asked = painter.check, painter.page_only  # as the environment asked
     painter.check, painter.whole = True, True
+    painter.page_only = request.param == "page"
     drawn: list[int] = []  # the pixels each frame drew again
 
     def note(*args):
-        if painter.page is not None:
+        assert painter.mode in (request.param, "kivy")
+        if painter.mode == request.param:
             drawn.append(sum(area(b) for b in painter.drawn))
 
     harness.window.fbind("on_flip", note)
     harness.drawn = drawn
     yield harness
     harness.window.funbind("on_flip", note)
-    painter.check = asked
+    painter.check, painter.page_only = asked
     harness.close()
 
 
@@ -153,3 +154,35 @@ def test_a_text_inputs_cursor_drawn_downwards_is_drawn_again_as_it_blinks(ui):
     finally:
         field.focus = False
         ui.window.remove_widget(field)
+
+
+@given(
+    st.lists(st.lists(boxes, max_size=4), max_size=6),
+    st.lists(boxes, max_size=4),
+    st.integers(0, 9),
+)
+def test_a_window_buffer_drawn_frames_ago_is_brought_to_this_frame(changes, changed, age):
+    """A window of several buffers says how many frames ago the one about to be drawn
+    was drawn (its age): every box that changed since is drawn again in it, or all of
+    it when those frames are not known; an unknown age (0) leaves the frame to the
+    page."""
+    whole = (0, 0, 800, 480)
+    drawn = to_draw(changes, changed, age, whole)
+    if age == 0:
+        assert drawn is None
+        return
+    assert drawn is not None
+    if age - 1 > len(changes):
+        assert drawn == [whole]
+        return
+    since = changes[len(changes) - age + 1 :] if age > 1 else []
+    for b in changed + [box for frame in since for box in frame]:
+        inside = max(b[0], 0), max(b[1], 0), min(b[2], 800), min(b[3], 480)
+        if area(inside) == 0:
+            continue
+        assert any(
+            d[0] <= inside[0] and d[1] <= inside[1] and inside[2] <= d[2] and inside[3] <= d[3]
+            for d in drawn
+        ), (b, drawn)
+    if age == 1:  # the last frame's changes are in the buffer already
+        assert drawn == merged(changed, whole)

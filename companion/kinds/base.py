@@ -23,6 +23,7 @@ class ActionLog(Protocol):
         events: list[JSON],
         draws: list[JSON],
         ending: JSON | None,
+        work: JSON | None = None,  # the table's work in progress after it, kept with it
     ) -> None: ...
 
     def abandon(self, server_seed: str | None, reason: str) -> None: ...

@@ -440,7 +440,10 @@ class GameLog:
         self.head = head
 
     def _commit(
-        self, records: list[tuple[RecordKind, Body]], update: tuple[str, list[Any]] | None
+        self,
+        records: list[tuple[RecordKind, Body]],
+        update: tuple[str, list[Any]] | None,
+        work: dict[str, Any] | None = None,
     ) -> None:
         seq, head = self.seq, self.head
         try:
@@ -450,6 +453,8 @@ class GameLog:
                     seq += 1
                 if update is not None:
                     self.store.db.execute(*update)
+                if work is not None:  # the table's work in progress, as the action leaves it
+                    self.store.save_in_progress(self.game, work)
         except sqlite3.Error as e:
             raise _sql_failure(e) from None
         self.seq, self.head = seq, head
@@ -460,7 +465,12 @@ class GameLog:
         events: list[dict[str, Any]],
         draws: list[dict[str, Any]],
         ending: dict[str, Any] | None,
+        work: dict[str, Any] | None = None,
     ) -> None:
+        """Commit one action, with its events and draws (and the game's end, when it
+        ends it); ``work``, where given, is the table's work in progress after it
+        (``GameStore.save_in_progress``), committed in the same transaction: a power cut
+        keeps both or neither."""
         body: ActionBody = {"action": action, "events": events, "draws": draws}
         records: list[tuple[RecordKind, Body]] = [("action", body)]
         update = None
@@ -490,7 +500,7 @@ class GameLog:
                 "UPDATE games SET status = 'over', server_seed = ?, ranking = ? WHERE id = ?",
                 [ending["server_seed"], json.dumps(ending["ranking"]), self.game],
             )
-        self._commit(records, update)
+        self._commit(records, update, work)
 
     def close(self, reason: str) -> None:
         """The table closed the scored game: nothing more is written to its log, and

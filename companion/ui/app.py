@@ -814,8 +814,9 @@ def configure_window(fullscreen: bool) -> None:
     the admin PIN, ends the kiosk (whatever Kivy's own settings file says)."""
     from kivy.config import Config as KivyConfig
 
-    KivyConfig.set("graphics", "width", "800")
-    KivyConfig.set("graphics", "height", "480")
+    from companion.ui.window_settings import window_settings
+
+    window_settings()
     KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     KivyConfig.set("graphics", "show_cursor", "0" if fullscreen else "1")
     KivyConfig.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "")

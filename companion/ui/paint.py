@@ -5,27 +5,38 @@ draws OpenGL (Mesa's llvmpipe: a machine without a GPU driver, and the benchmark
 costs about the pixels it covers, some 8 ns each here whatever they show: a frame of the
 table cost its whole window when a scan changed one player's panel.
 
-So the window is drawn into a framebuffer of its own size, the *page*, which keeps what it
-shows from one frame to the next. Before a frame, the boxes of window pixels whose drawing
-changed are found (``companion.ui.damage``); only they are drawn again, the window's
-canvas clipped with a scissor to each (where nothing is drawn, nothing is paid), over what
-the page kept. The page is then copied to the window: with ``glBlitFramebuffer``, or as
-one rectangle of its texture where the context has no such function. The parts of a
-screen drawn into framebuffers of their own (``companion.ui.cached``) that changed are
-drawn first, each clipped to where its children changed: a scissor inside the page's
-pass would clip them.
+So before a frame, the boxes of window pixels whose drawing changed are found
+(``companion.ui.damage``), and only they are drawn again: the window's canvas clipped
+with a scissor to each (where nothing is drawn, nothing is paid), over what the buffer
+already holds. Which buffer:
 
-What the page shows is what drawing the window whole shows, pixel for pixel: with
-``check`` set, every frame is drawn whole a second time into a framebuffer of its own and
-the two are compared (the tests and the monkey set it). Where the page cannot be made (a
-rotated window, a framebuffer refused, a viewport that is not the window's size) Kivy's own
-drawing is used.
+- **the window's own**, where it says what it holds (``buffer_age``): SDL's offscreen
+  window is one buffer that keeps its frame; a window of several buffers (Wayland, KMS,
+  X11) that tells each buffer's age is brought up to this frame by drawing where the
+  frames since it was last drawn changed (``to_draw``). Only in a window without
+  multisampling, whose pixels are the page's: the app's has none
+  (``companion.ui.window_settings``).
+- **the page** otherwise: a framebuffer of the window's size, which keeps the frame; it
+  is copied to the window after (with ``glBlitFramebuffer``, or as one rectangle of its
+  texture where the context has no such function).
+
+The parts of a screen drawn into framebuffers of their own (``companion.ui.cached``)
+that changed are drawn first, each clipped to where its children changed: a scissor in
+the window's pass would clip them.
+
+What is shown is what drawing the window whole shows, pixel for pixel: with ``check``
+set, every frame is drawn whole a second time into a framebuffer of its own and the two
+are compared (the tests and the monkey set it). Where neither buffer can be used (a
+rotated window, a framebuffer refused, a viewport that is not the window's size) Kivy's
+own drawing is used. ``CLANK_PAINT=0`` leaves every frame to Kivy, ``CLANK_PAINT=page``
+never draws straight into the window.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -40,6 +51,9 @@ GL_COLOR_BUFFER_BIT = 0x4000
 GL_NEAREST = 0x2600
 GL_VIEWPORT = 0x0BA2
 GL_SCISSOR_TEST = 0x0C11
+GL_SAMPLE_BUFFERS = 0x80A8
+
+KEPT = 4  # frames whose changes are kept: a window of up to KEPT + 1 buffers is drawn in
 
 
 class PaintMismatch(AssertionError):
@@ -60,21 +74,106 @@ def _loaded(name: str) -> Iterator[str]:
         return
 
 
+def _library(name: str, symbol: str) -> Any:
+    """The shared library of this process whose file name holds ``name`` and which has
+    ``symbol``, or None."""
+    for path in _loaded(name):
+        try:
+            library = ctypes.CDLL(path)
+            getattr(library, symbol)
+        except (OSError, AttributeError):
+            continue
+        return library
+    return None
+
+
 def gl_function(name: str, *argtypes: Any) -> Callable[..., Any] | None:
     """An OpenGL function of the current context that Kivy does not wrap, found through
     SDL's loader (the one Kivy's window made the context with), or None."""
-    for path in _loaded("libSDL2"):
-        try:
-            sdl = ctypes.CDLL(path)
-            get = sdl.SDL_GL_GetProcAddress
-        except (OSError, AttributeError):
-            continue
-        get.restype = ctypes.c_void_p
-        get.argtypes = [ctypes.c_char_p]
-        address = get(name.encode())
-        if address:
-            return ctypes.CFUNCTYPE(None, *argtypes)(address)
+    sdl = _library("libSDL2", "SDL_GL_GetProcAddress")
+    if sdl is None:
+        return None
+    get = sdl.SDL_GL_GetProcAddress
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.c_char_p]
+    address = get(name.encode())
+    return ctypes.CFUNCTYPE(None, *argtypes)(address) if address else None
+
+
+EGL_EXTENSIONS, EGL_DRAW, EGL_BUFFER_AGE = 0x3055, 0x3059, 0x313D
+GLX_EXTENSIONS, GLX_BACK_BUFFER_AGE = 3, 0x20F4
+
+
+def buffer_age() -> Callable[[], int] | None:
+    """How the window tells, before a frame, how many frames ago the buffer about to be
+    drawn was drawn (1: it holds the last frame; 0: not known), or None where it cannot.
+
+    - SDL's ``offscreen`` window is an EGL pixel buffer: one buffer, which a swap leaves
+      as it is (EGL 1.5, 3.10.3: "If surface is a pixel buffer [...] eglSwapBuffers has
+      no effect"): always 1.
+    - An EGL window (Wayland, KMS, X11 through EGL) that offers EGL_EXT_buffer_age, and a
+      GLX window that offers GLX_EXT_buffer_age, say it."""
+    sdl = _library("libSDL2", "SDL_GetCurrentVideoDriver")
+    if sdl is not None:
+        sdl.SDL_GetCurrentVideoDriver.restype = ctypes.c_char_p
+        if sdl.SDL_GetCurrentVideoDriver() == b"offscreen":
+            return lambda: 1
+    egl = _library("libEGL", "eglGetCurrentDisplay")
+    if egl is not None:
+        egl.eglGetCurrentDisplay.restype = ctypes.c_void_p
+        egl.eglGetCurrentSurface.restype = ctypes.c_void_p
+        egl.eglGetCurrentSurface.argtypes = [ctypes.c_int]
+        egl.eglQueryString.restype = ctypes.c_char_p
+        egl.eglQueryString.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        egl.eglQuerySurface.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int,
+                                        ctypes.POINTER(ctypes.c_int)]  # fmt: skip
+        display = egl.eglGetCurrentDisplay()
+        if display and b"EGL_EXT_buffer_age" in (egl.eglQueryString(display, EGL_EXTENSIONS)
+                                                 or b"").split():  # fmt: skip
+
+            def egl_age() -> int:
+                age = ctypes.c_int(0)
+                surface = egl.eglGetCurrentSurface(EGL_DRAW)
+                if not egl.eglQuerySurface(display, surface, EGL_BUFFER_AGE, ctypes.byref(age)):
+                    return 0
+                return age.value
+
+            return egl_age
+    glx = _library("libGL", "glXGetCurrentDisplay")
+    if glx is not None:
+        glx.glXGetCurrentDisplay.restype = ctypes.c_void_p
+        glx.glXGetCurrentDrawable.restype = ctypes.c_ulong
+        glx.glXQueryExtensionsString.restype = ctypes.c_char_p
+        glx.glXQueryExtensionsString.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        glx.glXQueryDrawable.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int,
+                                         ctypes.POINTER(ctypes.c_uint)]  # fmt: skip
+        display = glx.glXGetCurrentDisplay()
+        if display and b"GLX_EXT_buffer_age" in (glx.glXQueryExtensionsString(display, 0)
+                                                 or b"").split():  # fmt: skip
+
+            def glx_age() -> int:
+                age = ctypes.c_uint(0)
+                drawable = glx.glXGetCurrentDrawable()
+                if not drawable:
+                    return 0
+                glx.glXQueryDrawable(display, drawable, GLX_BACK_BUFFER_AGE, ctypes.byref(age))
+                return int(age.value)
+
+            return glx_age
     return None
+
+
+def to_draw(changes: list[list[Box]], changed: list[Box], age: int, whole: Box) -> list[Box] | None:
+    """What to draw into a window buffer last drawn ``age`` frames ago so that it shows
+    this frame: where this frame changed and where the ``age - 1`` frames since it
+    changed (``changes``: the last frames', oldest first); the whole window when those
+    are not known; None when the age is not known (0)."""
+    if age < 1:
+        return None
+    if age - 1 > len(changes):
+        return [whole]
+    since = [box for older in changes[len(changes) - (age - 1) :] for box in older]
+    return merged(changed + since, whole)
 
 
 class Painter:
@@ -95,6 +194,12 @@ class Painter:
         self._blit: Callable[..., Any] | None = None
         self._blit_checked = False
         self._quad: Any = None  # the page as one rectangle, where there is no blit
+        self.changes: deque[list[Box]] = deque(maxlen=KEPT)  # where the last frames changed
+        self.mode = "kivy"  # how the last frame was drawn: "kivy", "window" or "page"
+        self.page_only = False  # CLANK_PAINT=page: never straight into the window
+        self._fresh = True  # the page was just made: drawn whole
+        self._age: Callable[[], int] | None = None
+        self._age_checked = False
         self._proof: Any = None  # the frame drawn whole, when checking
 
     # ------------------------------------------------------------ the frame
@@ -103,34 +208,77 @@ class Painter:
 
         window = self.window
         size = int(window.width), int(window.height)
+        whole = (0, 0, *size)
         viewport = tuple(glGetIntegerv(GL_VIEWPORT))[:4]
         # Kivy's own drawing: the first frame (no page to make before it), or when asked
         first = (self.frames == 0 and not self.check) or self.off
         self.frames += 1
-        if first or window.rotation or viewport != (0, 0, *size) or not self._page_for(size):
-            self.page = None
-            self.drawn = [(0, 0, *size)]
-            self.kivy_draw()
+        if first or window.rotation or viewport != (0, 0, *size):
+            self._kivy(whole)
             return
         window_id = int(glGetIntegerv(GL_FRAMEBUFFER_BINDING)[0])
         context = window.render_context
         seen = (size, tuple(window.clearcolor), tuple(context["projection_mat"].get()),
                 tuple(context["modelview_mat"].get()))  # fmt: skip
-        whole = (0, 0, *size)
         if self.whole or seen != self._seen:
-            boxes = [whole]
+            changed = [whole]
             self._seen = seen
             self.whole = False
             self.damage.record_all()
         else:
-            boxes = merged(self.damage.find(), whole)
+            changed = self.damage.find()
+        boxes = to_draw(list(self.changes), changed, self._window_age(), whole)
+        self.changes.append(changed)
+        if boxes is not None:  # the window's buffer holds a frame we know: drawn in it
+            self.mode = "window"
+            self.page = None  # not kept up to date from here on
+            self._framebuffers_first()
+            self.drawn = boxes
+            if boxes:
+                self._draw_into(window_id, boxes)
+            if self.check:
+                self._compare(size, boxes, window_id)
+            return
+        if not self._page_for(size):
+            self.changes.pop()  # this frame's is the whole window's
+            self._kivy(whole)
+            return
+        self.mode = "page"
         self._framebuffers_first()
-        self.drawn = boxes
+        self.drawn = boxes = merged(changed, whole) if not self._fresh else [whole]
+        self._fresh = False
         if boxes:
-            self._draw_page(boxes)
+            self._draw_into(self.page_id, boxes)
         if self.check:
-            self._compare(size, boxes)
+            self._compare(size, boxes, self.page_id)
         self._show(size, window_id)
+
+    def _kivy(self, whole: Box) -> None:
+        """Kivy draws the window whole, as it always did."""
+        self.mode = "kivy"
+        self.page = None
+        self.changes.append([whole])
+        self.drawn = [whole]
+        self.kivy_draw()
+
+    def _window_age(self) -> int:
+        """How many frames ago the window's buffer about to be drawn was drawn; 0 where
+        the window does not say (then the page keeps the frame)."""
+        if not self._age_checked:
+            from kivy.graphics.opengl import glGetIntegerv
+
+            self._age_checked = True
+            # a window that blends samples of each pixel draws edges otherwise than the
+            # page (and the proof) would: drawn on the page (the app's has none)
+            single = int(glGetIntegerv(GL_SAMPLE_BUFFERS)[0]) == 0
+            self._age = buffer_age() if single else None
+        if self._age is None or self.page_only:
+            return 0
+        try:
+            return int(self._age())
+        except (OSError, ValueError, ctypes.ArgumentError):
+            self._age = None
+            return 0
 
     def _page_for(self, size: tuple[int, int]) -> bool:
         if self.page is not None and tuple(self.page.size) == size:
@@ -148,14 +296,20 @@ class Painter:
         self.page.release()
         self._proof = None
         self._quad = None
-        self.whole = True
+        self._fresh = True
         return True
 
-    def _draw_page(self, boxes: list[Box]) -> None:
-        from kivy.graphics.opengl import glDisable, glEnable, glScissor
+    def _draw_into(self, framebuffer: int, boxes: list[Box]) -> None:
+        """The window's canvas drawn into ``framebuffer`` (the window's or the page's),
+        clipped to each of ``boxes``."""
+        from kivy.graphics.opengl import glBindFramebuffer, glDisable, glEnable, glScissor
 
         window = self.window
-        self.page.bind()
+        page = self.page if framebuffer == self.page_id and self.page is not None else None
+        if page is not None:
+            page.bind()
+        else:
+            glBindFramebuffer(GL_FRAMEBUFFER, framebuffer)
         try:
             if boxes != [(0, 0, int(window.width), int(window.height))]:
                 glEnable(GL_SCISSOR_TEST)
@@ -165,7 +319,8 @@ class Painter:
                 window.render_context.draw()
         finally:
             glDisable(GL_SCISSOR_TEST)
-            self.page.release()
+            if page is not None:
+                page.release()
 
     def _show(self, size: tuple[int, int], window_id: int) -> None:
         """The page copied to the window."""
@@ -239,28 +394,38 @@ class Painter:
                 glDisable(GL_SCISSOR_TEST)
 
     # ------------------------------------------------------------ the proof
-    def _compare(self, size: tuple[int, int], boxes: list[Box]) -> None:
-        """The frame drawn whole into a framebuffer of its own, and compared with the
-        page; a difference raises PaintMismatch."""
+    def _compare(self, size: tuple[int, int], boxes: list[Box], framebuffer: int) -> None:
+        """The frame drawn whole into a framebuffer of its own, and compared with what
+        ``framebuffer`` (the window's, or the page's) holds; a difference raises
+        PaintMismatch."""
         from kivy.graphics import Fbo
-        from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+        from kivy.graphics.opengl import (
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            glBindFramebuffer,
+            glReadPixels,
+        )
 
         if self._proof is None or tuple(self._proof.size) != size:
             self._proof = Fbo(size=size, with_stencilbuffer=True)
         w, h = size
-        pixels = []
-        for fbo in (self._proof, self.page):
-            fbo.bind()
-            if fbo is self._proof:
-                self.window.clear()
-                self.window.render_context.draw()
-            pixels.append(bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE)))
-            fbo.release()
-        whole, page = pixels
-        if whole == page:
+        self._proof.bind()
+        self.window.clear()
+        self.window.render_context.draw()
+        whole = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
+        self._proof.release()
+        page = self.page if framebuffer == self.page_id and self.page is not None else None
+        if page is not None:
+            page.bind()
+        else:
+            glBindFramebuffer(GL_FRAMEBUFFER, framebuffer)
+        drawn = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
+        if page is not None:
+            page.release()
+        if whole == drawn:
             return
-        x0, y0, x1, y1 = _where_they_differ(whole, page, w, h)
-        self.whole = True  # the next frame heals the page
+        x0, y0, x1, y1 = _where_they_differ(whole, drawn, w, h)
+        self.whole = True  # the next frame heals what was drawn
         saved = ""
         folder = os.environ.get("CLANK_PAINT_CHECK_DIR", "")
         if folder:  # both frames, to look at
@@ -269,8 +434,12 @@ class Painter:
             except OSError as e:
                 saved = f"; not saved in {folder}: {e.strerror}"
             else:
-                for texture, name in ((self._proof.texture, "drawn-whole.png"),
-                                      (self.page.texture, "drawn-where-changed.png")):  # fmt: skip
+                from kivy.graphics.texture import Texture
+
+                for pixels, name in ((whole, "drawn-whole.png"),
+                                     (drawn, "drawn-where-changed.png")):  # fmt: skip
+                    texture = Texture.create(size=size, colorfmt="rgba")
+                    texture.blit_buffer(pixels, colorfmt="rgba", bufferfmt="ubyte")
                     texture.save(os.path.join(folder, name), flipped=False)
                 saved = f"; both frames saved in {folder}"
         raise PaintMismatch(
@@ -299,6 +468,7 @@ def install(window: Any) -> Painter:
     if not isinstance(painter, Painter):
         painter = Painter(window)
         painter.off = os.environ.get("CLANK_PAINT", "") == "0"
+        painter.page_only = os.environ.get("CLANK_PAINT", "") == "page"
         painter.check = os.environ.get("CLANK_PAINT_CHECK", "") == "1"
         window._painter = painter
         window.on_draw = painter.draw

@@ -447,15 +447,16 @@ class Controller(LiveGame):
         return table_actions(self.table.game, opening=self.phase == "opening")
 
     # ---------------------------------------------------------------- actions
-    def do(self, action: dict[str, Any]) -> bool:
-        """Apply one action; True when it was committed. A refusal is told, not raised."""
+    def do(self, action: dict[str, Any], *, work: dict[str, Any] | None = None) -> bool:
+        """Apply one action; True when it was committed (with ``work``, the table's work
+        in progress after it, where given). A refusal is told, not raised."""
         if self.table is None:
             self._tell(Update("rejected", _("no game is running")))
             return False
         edition = self.table.game.edition.name
         undone = self.table.game.undoable_action() if action.get("do") == "undo" else None
         try:
-            events = self.table.apply(action)
+            events = self.table.apply(action, work=work)
         except (RuleError, StoreError) as e:
             self._refused(e)
             return False
@@ -592,10 +593,13 @@ class Controller(LiveGame):
         it would end the next player's turn with nothing revealed)."""
         revealed = list(self.refill or [])
         self.refill = None
-        ok = self.do({"do": "end_turn", "revealed": revealed})
-        if ok:
-            self._save()
-        else:  # refused: the revealed cards stay as they were, and the screens see them
+        # the refill closed in the action's own transaction: a power cut between two
+        # commits would bring the cards back as a refill still open, after the turn
+        # they ended
+        ok = self.do({"do": "end_turn", "revealed": revealed}, work=self._work_body())
+        if ok and self.table is not None and self.table.log is None:
+            self._save()  # a table with no log of its own: the work kept apart
+        if not ok:  # refused: the revealed cards stay as they were, and the screens see them
             self.refill = revealed
             self._tell(Update("rejected", self.last))  # told again, the refill open
         return ok

@@ -73,8 +73,9 @@ class Table:
     def finished(self) -> bool:
         return self.game.state.game_over or self.abandoned
 
-    def apply(self, raw: Any) -> list[dict[str, Any]]:
-        """Apply an action, commit it to the log (if any), then return its events."""
+    def apply(self, raw: Any, work: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Apply an action, commit it to the log (if any; with the table's ``work`` in
+        progress after it, where given: ``GameLog.record``), then return its events."""
         if self.abandoned or self.closed:
             what = raw.get("do", "action") if isinstance(raw, dict) else "action"
             if self.closed:
@@ -96,7 +97,7 @@ class Table:
             elif was_over:  # a deck scanned for scoring: the ranking changes
                 ending = {"ranking": self.game.snapshot()["ranking"]}
             try:
-                self.log.record(action, events, draws, ending)
+                self.log.record(action, events, draws, ending, work)
             except BaseException:
                 self.game.rollback(mark)
                 raise

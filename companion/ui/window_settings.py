@@ -1,0 +1,19 @@
+"""The window's settings that the table's picture depends on, set before Kivy makes the
+window (importing ``kivy.core.window`` makes it): the app, its tests, its monkey and its
+benchmark all open the same window."""
+
+from __future__ import annotations
+
+WIDTH, HEIGHT = 800, 480  # the 7" touchscreen's pixels
+
+
+def window_settings() -> None:
+    """800x480 from the first frame, and no multisampling: the table is drawn again only
+    where it changed (``companion.ui.paint``), and a frame drawn in part must be the
+    frame drawn whole to the pixel; Kivy's default of 2 samples per pixel softens edges
+    only where a shape is drawn straight into the window."""
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("graphics", "width", str(WIDTH))
+    KivyConfig.set("graphics", "height", str(HEIGHT))
+    KivyConfig.set("graphics", "multisamples", "0")
