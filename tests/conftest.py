@@ -25,9 +25,12 @@ for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
 
-# the window the app opens (whichever test module makes it first)
+# Kivy's rules read as the app reads them, and the window the app opens (whichever test
+# module makes it first)
+from companion.ui import kv_cache  # noqa: E402
 from companion.ui.window_settings import window_settings  # noqa: E402
 
+kv_cache.install()
 window_settings()
 
 
