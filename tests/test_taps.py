@@ -277,3 +277,41 @@ def test_a_tschak_resolve_whose_teams_changed_before_the_finger_lifted_does_noth
     assert "The table changed before that tap" in tschak.last
     ui.tap(resolve)  # aimed at the teams as they are now
     assert len(tschak.snapshot()["floors"]) == 1
+
+
+def test_the_rule_finds_each_control_where_the_window_shows_it(ui):
+    """The settle rule notes where every control lies (a control built again where one
+    meaning the same lay is not new): found on the way down through the layouts that
+    move what they hold, it is where Kivy's own to_window puts it, under a moved
+    RelativeLayout, a scrolled ScrollView and a turned Scatter alike."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.relativelayout import RelativeLayout
+    from kivy.uix.scatter import Scatter
+    from kivy.uix.scrollview import ScrollView
+
+    from companion.ui.taps import controls, placed_controls
+
+    layer = RelativeLayout(pos=(37.5, 21.25), size_hint=(None, None), size=(500, 400))
+    scroll = ScrollView(size_hint=(None, None), size=(200, 150), pos=(10.3, 30.7))
+    column = BoxLayout(orientation="vertical", size_hint_y=None, height=600)
+    for n in range(6):
+        column.add_widget(Button(text=f"row {n}"))
+    scroll.add_widget(column)
+    scroll.scroll_y = 0.37
+    layer.add_widget(scroll)
+    turned = Scatter(rotation=30, scale=1.5, pos=(250, 60), size_hint=(None, None))
+    turned.add_widget(Button(text="turned", size=(80, 40)))
+    layer.add_widget(turned)
+    layer.add_widget(Button(text="plain", pos=(300.4, 320.6), size_hint=(None, None)))
+    ui.window.add_widget(layer)
+    try:
+        ui.frames(2)
+        placed = list(placed_controls(ui.window))
+        assert [c for c, _w, _p in placed] == [c for c, _w in controls(ui.window)]
+        texts = {getattr(c, "text", "") for c, _w, _p in placed}
+        assert {"row 0", "row 5", "turned", "plain"} <= texts
+        for control, _where, at in placed:
+            assert at == tuple(round(v) for v in control.to_window(*control.pos)), control
+    finally:
+        ui.window.remove_widget(layer)

@@ -82,14 +82,36 @@ def meaning_of(control: Widget) -> tuple[str, bool]:
 def controls(window: Any) -> Iterator[tuple[Widget, Any]]:
     """Every control (a widget that takes presses) the window holds, pop-ups first, with
     where it lies: its screen's name, else the pop-up (or the window's layer) it is on."""
-    stack: list[tuple[Widget, Any]] = [(w, id(w)) for w in reversed(window.children)]
+    for control, where, _place in placed_controls(window):
+        yield control, where
+
+
+def placed_controls(window: Any) -> Iterator[tuple[Widget, Any, tuple[int, int]]]:
+    """``controls``, each with where it is in the window (its pos, rounded): found on the
+    way down, as the offsets of the layouts that move what they hold (a RelativeLayout,
+    a ScrollView), not asked of each control up through its parents."""
+    stack: list[tuple[Widget, Any, float, float, bool]] = [
+        (w, id(w), 0.0, 0.0, True) for w in reversed(window.children)
+    ]
     while stack:
-        widget, where = stack.pop()
+        widget, where, ox, oy, plain = stack.pop()
         if isinstance(widget, Screen):
             where = widget.name
         if isinstance(widget, ButtonBehavior):
-            yield widget, where
-        stack.extend((child, where) for child in widget.children)
+            if plain:
+                x, y = ox + widget.x, oy + widget.y
+            else:  # under a layout that turns or scales: asked of the widget
+                x, y = widget.to_window(*widget.pos)
+            yield widget, where, (round(x), round(y))
+        if widget.children:
+            if plain and type(widget).to_parent is not Widget.to_parent:
+                px, py = widget.to_parent(0, 0)
+                qx, qy = widget.to_parent(1, 1)
+                if abs(qx - px - 1) < 1e-9 and abs(qy - py - 1) < 1e-9:  # only moves them
+                    ox, oy = ox + px, oy + py
+                else:
+                    plain = False
+            stack.extend((child, where, ox, oy, plain) for child in widget.children)
 
 
 class SettleRule:
@@ -142,10 +164,10 @@ class SettleRule:
         soonest: float | None = None
         places = self._places
         self._places = {}
-        for control, where in controls(self.window):
+        for control, where, at in placed_controls(self.window):
             meaning = meaning_of(control)
             seen = self._seen.get(control)
-            place = (where, meaning, *(round(v) for v in control.to_window(*control.pos)))
+            place = (where, meaning, *at)
             if seen is None or seen[2] != look - 1 or seen[0] != meaning:
                 # new under the finger, or changed; a control built again where one
                 # meaning the same lay in the last frame is not new (a list redrawn)
