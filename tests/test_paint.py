@@ -123,6 +123,11 @@ def test_the_boxes_drawn_hold_every_box_that_changed_within_the_window(found):
     assert len(drawn) <= MAX_PASSES
     for x0, y0, x1, y1 in drawn:
         assert 0 <= x0 < x1 <= 800 and 0 <= y0 < y1 <= 480
+    assert_held(found, drawn)
+
+
+def assert_held(found: list, drawn: list) -> None:
+    """Every box found (its part inside the window) lies inside one of those drawn."""
     for b in found:
         inside = max(b[0], 0), max(b[1], 0), min(b[2], 800), min(b[3], 480)
         if area(inside) == 0:
@@ -176,13 +181,6 @@ def test_a_window_buffer_drawn_frames_ago_is_brought_to_this_frame(changes, chan
         assert drawn == [whole]
         return
     since = changes[len(changes) - age + 1 :] if age > 1 else []
-    for b in changed + [box for frame in since for box in frame]:
-        inside = max(b[0], 0), max(b[1], 0), min(b[2], 800), min(b[3], 480)
-        if area(inside) == 0:
-            continue
-        assert any(
-            d[0] <= inside[0] and d[1] <= inside[1] and inside[2] <= d[2] and inside[3] <= d[3]
-            for d in drawn
-        ), (b, drawn)
+    assert_held(changed + [box for frame in since for box in frame], drawn)
     if age == 1:  # the last frame's changes are in the buffer already
         assert drawn == merged(changed, whole)
