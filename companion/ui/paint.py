@@ -405,9 +405,13 @@ class Painter:
 
     # ------------------------------------------------------------ the proof
     def _compare(self, size: tuple[int, int], boxes: list[Box], framebuffer: int) -> None:
-        """The frame drawn whole into a framebuffer of its own, and compared with what
+        """The frame drawn whole into the same kind of buffer, and compared with what
         ``framebuffer`` (the window's, or the page's) holds; a difference raises
-        PaintMismatch."""
+        PaintMismatch. The window's own buffer is read, then drawn whole again and read
+        once more: Mesa may draw an edge that falls exactly between two pixels on the
+        other side of it in a window's buffer than in a framebuffer of the app's (they
+        are stored upside down from each other), so a proof drawn elsewhere would find
+        differences that no partial drawing made."""
         from kivy.graphics import Fbo
         from kivy.graphics.opengl import (
             GL_RGBA,
@@ -416,14 +420,7 @@ class Painter:
             glReadPixels,
         )
 
-        if self._proof is None or tuple(self._proof.size) != size:
-            self._proof = Fbo(size=size, with_stencilbuffer=True)
         w, h = size
-        self._proof.bind()
-        self.window.clear()
-        self.window.render_context.draw()
-        whole = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
-        self._proof.release()
         page = self.page if framebuffer == self.page_id and self.page is not None else None
         if page is not None:
             page.bind()
@@ -432,6 +429,17 @@ class Painter:
         drawn = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
         if page is not None:
             page.release()
+            if self._proof is None or tuple(self._proof.size) != size:
+                self._proof = Fbo(size=size, with_stencilbuffer=True)
+            self._proof.bind()
+            self.window.clear()
+            self.window.render_context.draw()
+            whole = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
+            self._proof.release()
+        else:  # the window's buffer drawn whole over what was drawn in part
+            self.window.clear()
+            self.window.render_context.draw()
+            whole = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
         if whole == drawn:
             return
         x0, y0, x1, y1 = _where_they_differ(whole, drawn, w, h)
