@@ -25,8 +25,9 @@ that changed are drawn first, each clipped to where its children changed: a scis
 the window's pass would clip them.
 
 What is shown is what drawing the window whole shows, pixel for pixel: with ``check``
-set, every frame is drawn whole a second time into a framebuffer of its own and the two
-are compared (the tests and the monkey set it). Where neither buffer can be used (a
+set, every frame is drawn whole a second time and the two are compared (the tests and
+the monkey set it): in the window's buffer, over what was drawn in part; beside the
+page, in a framebuffer of its own. Where neither buffer can be used (a
 rotated window, a framebuffer refused, a viewport that is not the window's size) Kivy's
 own drawing is used. ``CLANK_PAINT=0`` leaves every frame to Kivy, ``CLANK_PAINT=page``
 never draws straight into the window.
@@ -38,6 +39,7 @@ import ctypes
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from companion.ui.damage import Box, Damage, merged
@@ -186,6 +188,7 @@ class Painter:
         self.off = False  # CLANK_PAINT=0: Kivy draws the whole window, as it would
         self.page: Any = None
         self.page_id = 0
+        self._window_id = 0  # the window's framebuffer, as the frame began
         self.damage = Damage(window)
         self.whole = True  # the next frame is drawn whole
         self.drawn: list[Box] = []  # what the last frame drew again (the census reads it)
@@ -216,7 +219,7 @@ class Painter:
         if first or window.rotation or viewport != (0, 0, *size):
             self._kivy(whole)
             return
-        window_id = int(glGetIntegerv(GL_FRAMEBUFFER_BINDING)[0])
+        window_id = self._window_id = int(glGetIntegerv(GL_FRAMEBUFFER_BINDING)[0])
         context = window.render_context
         seen = (size, tuple(window.clearcolor), tuple(context["projection_mat"].get()),
                 tuple(context["modelview_mat"].get()))  # fmt: skip
@@ -228,30 +231,25 @@ class Painter:
         else:
             changed = self.damage.find()
         boxes = to_draw(list(self.changes), changed, self._window_age(), whole)
-        self.changes.append(changed)
         if boxes is not None:  # the window's buffer holds a frame we know: drawn in it
             self.mode = "window"
             self.page = None  # not kept up to date from here on
-            self._framebuffers_first()
-            self.drawn = boxes
-            if boxes:
-                self._draw_into(window_id, boxes)
-            if self.check:
-                self._compare(size, boxes, window_id)
-            return
-        if not self._page_for(size):
-            self.changes.pop()  # this frame's is the whole window's
+        elif self._page_for(size):
+            self.mode = "page"
+            boxes = [whole] if self._fresh else merged(changed, whole)
+            self._fresh = False
+        else:
             self._kivy(whole)
             return
-        self.mode = "page"
+        self.changes.append(changed)
         self._framebuffers_first()
-        self.drawn = boxes = merged(changed, whole) if not self._fresh else [whole]
-        self._fresh = False
+        self.drawn = boxes
         if boxes:
-            self._draw_into(self.page_id, boxes)
+            self._draw_into(boxes)
         if self.check:
-            self._compare(size, boxes, self.page_id)
-        self._show(size, window_id)
+            self._compare(size, boxes)
+        if self.mode == "page":
+            self._show(size, window_id)
 
     def _kivy(self, whole: Box) -> None:
         """Kivy draws the window whole, as it always did."""
@@ -299,38 +297,40 @@ class Painter:
         self._fresh = True
         return True
 
-    def _draw_into(self, framebuffer: int, boxes: list[Box]) -> None:
-        """The window's canvas drawn into ``framebuffer`` (the window's or the page's),
-        clipped to each of ``boxes``."""
-        from kivy.graphics.opengl import (
-            glBindFramebuffer,
-            glClear,
-            glClearColor,
-            glDisable,
-            glEnable,
-            glScissor,
-        )
+    @contextmanager
+    def _target(self) -> Iterator[None]:
+        """The buffer this frame is drawn in bound: the page, or the window's own."""
+        if self.mode == "page":
+            self.page.bind()
+        else:
+            from kivy.graphics.opengl import glBindFramebuffer
+
+            glBindFramebuffer(GL_FRAMEBUFFER, self._window_id)
+        try:
+            yield
+        finally:
+            if self.mode == "page":
+                self.page.release()
+
+    def _draw_into(self, boxes: list[Box]) -> None:
+        """The window's canvas drawn into this frame's buffer, clipped to each of
+        ``boxes``."""
+        from kivy.graphics.opengl import glClear, glClearColor, glDisable, glEnable, glScissor
 
         window = self.window
-        page = self.page if framebuffer == self.page_id and self.page is not None else None
-        if page is not None:
-            page.bind()
-        else:
-            glBindFramebuffer(GL_FRAMEBUFFER, framebuffer)
-        try:
+        with self._target():
             if boxes != [(0, 0, int(window.width), int(window.height))]:
                 glEnable(GL_SCISSOR_TEST)
             # the background only: nothing Kivy draws tests depths, and a stencil is
             # cleared by the first StencilPush that uses it (a third less to clear)
             glClearColor(*window.clearcolor)
-            for x0, y0, x1, y1 in boxes:
-                glScissor(x0, y0, x1 - x0, y1 - y0)
-                glClear(GL_COLOR_BUFFER_BIT)
-                window.render_context.draw()
-        finally:
-            glDisable(GL_SCISSOR_TEST)
-            if page is not None:
-                page.release()
+            try:
+                for x0, y0, x1, y1 in boxes:
+                    glScissor(x0, y0, x1 - x0, y1 - y0)
+                    glClear(GL_COLOR_BUFFER_BIT)
+                    window.render_context.draw()
+            finally:
+                glDisable(GL_SCISSOR_TEST)
 
     def _show(self, size: tuple[int, int], window_id: int) -> None:
         """The page copied to the window."""
@@ -404,31 +404,21 @@ class Painter:
                 glDisable(GL_SCISSOR_TEST)
 
     # ------------------------------------------------------------ the proof
-    def _compare(self, size: tuple[int, int], boxes: list[Box], framebuffer: int) -> None:
+    def _compare(self, size: tuple[int, int], boxes: list[Box]) -> None:
         """The frame drawn whole into the same kind of buffer, and compared with what
-        ``framebuffer`` (the window's, or the page's) holds; a difference raises
+        this frame's buffer (the window's, or the page's) holds; a difference raises
         PaintMismatch. The window's own buffer is read, then drawn whole again and read
         once more: Mesa may draw an edge that falls exactly between two pixels on the
         other side of it in a window's buffer than in a framebuffer of the app's (they
         are stored upside down from each other), so a proof drawn elsewhere would find
         differences that no partial drawing made."""
         from kivy.graphics import Fbo
-        from kivy.graphics.opengl import (
-            GL_RGBA,
-            GL_UNSIGNED_BYTE,
-            glBindFramebuffer,
-            glReadPixels,
-        )
+        from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
 
         w, h = size
-        page = self.page if framebuffer == self.page_id and self.page is not None else None
-        if page is not None:
-            page.bind()
-        else:
-            glBindFramebuffer(GL_FRAMEBUFFER, framebuffer)
-        drawn = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
-        if page is not None:
-            page.release()
+        with self._target():
+            drawn = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
+        if self.mode == "page":
             if self._proof is None or tuple(self._proof.size) != size:
                 self._proof = Fbo(size=size, with_stencilbuffer=True)
             self._proof.bind()
