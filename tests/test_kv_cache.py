@@ -115,12 +115,26 @@ def test_a_damaged_reading_is_parsed_again_and_kept_anew(parser, damage):
     assert kv_cache.stats["kept"] == 1
 
 
-def test_a_reading_that_would_run_other_code_is_refused(parser):
+@pytest.mark.parametrize(
+    "forged",
+    [
+        pickle.dumps({"rules": os.system}),
+        # a function the parser's module imported, reached through it: it would import
+        # a module no test imports
+        b"\x80\x04\x95\x00\x00\x00\x00\x00\x00\x00\x00\x8c\x10kivy.lang.parser"
+        b"\x94\x8c\x17importlib.import_module\x94\x93\x94\x8c\x08tabnanny\x94\x85\x94R"
+        b"\x94.",
+    ],
+    ids=["os.system", "through the parser's module"],
+)
+def test_a_reading_that_would_run_other_code_is_refused(parser, forged):
+    assert "tabnanny" not in sys.modules
     parser(content=KV, filename="probe.kv")
     (reading,) = list(kv_cache._folder.iterdir())
-    reading.write_bytes(pickle.dumps({"rules": os.system}))
+    reading.write_bytes(forged)
     parser(content=KV, filename="probe.kv")
     assert kv_cache.stats == {"kept": 0, "parsed": 2}
+    assert "tabnanny" not in sys.modules  # nothing of it was called
 
 
 def test_a_value_computed_as_it_was_parsed_is_not_kept(parser):

@@ -38,6 +38,12 @@ from typing import Any
 PARSER = "kivy.lang.parser"
 FORMAT = 1  # the kept reading's layout: another value is another key
 STATE = ("rules", "templates", "root", "sourcecode", "directives", "dynamic_classes")
+# what a reading is made of, and all that loading one may call: the parser's rules and
+# selectors, an ordered dictionary, a compiled expression
+READING = {(PARSER, name) for name in ("ParserRule", "ParserRuleProperty", "ParserSelector",
+                                       "ParserSelectorId", "ParserSelectorClass",
+                                       "ParserSelectorName")} | {  # fmt: skip
+    ("collections", "OrderedDict"), ("marshal", "loads")}
 _folder: Path | None = None
 stats = {"kept": 0, "parsed": 0}  # readings loaded, files parsed (the tests read them)
 
@@ -141,7 +147,7 @@ class _Unpickler(pickle.Unpickler):
         return self.parser
 
     def find_class(self, module: str, name: str) -> Any:
-        if (module, name) == ("marshal", "loads") or module in (PARSER, "collections"):
+        if (module, name) in READING:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a reading")
 
@@ -159,7 +165,7 @@ def _plain(value: Any) -> bool:
 
 
 def _rules(parser: Any) -> list[Any]:
-    rules = [rule for rule in parser.rules]
+    rules = list(parser.rules)
     rules += [template for _name, _cls, template in parser.templates]
     if parser.root is not None:
         rules.append(parser.root)
