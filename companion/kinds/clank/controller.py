@@ -597,8 +597,6 @@ class Controller(LiveGame):
         # commits would bring the cards back as a refill still open, after the turn
         # they ended
         ok = self.do({"do": "end_turn", "revealed": revealed}, work=self._work_body())
-        if ok and self.table is not None and self.table.log is None:
-            self._save()  # a table with no log of its own: the work kept apart
         if not ok:  # refused: the revealed cards stay as they were, and the screens see them
             self.refill = revealed
             self._tell(Update("rejected", self.last))  # told again, the refill open
