@@ -184,3 +184,22 @@ def test_a_window_buffer_drawn_frames_ago_is_brought_to_this_frame(changes, chan
     assert_held(changed + [box for frame in since for box in frame], drawn)
     if age == 1:  # the last frame's changes are in the buffer already
         assert drawn == merged(changed, whole)
+
+
+def test_a_painting_switch_it_does_not_know_is_said_and_changes_nothing(monkeypatch, caplog):
+    """CLANK_PAINT takes 0 (Kivy draws every frame whole) or page (never straight into
+    the window); anything else is said in one line, and the window is painted as
+    without it."""
+    from types import SimpleNamespace
+
+    from companion.ui import paint
+
+    window = SimpleNamespace(on_draw=lambda: None)
+    monkeypatch.setenv("CLANK_PAINT", "pgae")
+    with caplog.at_level("WARNING", logger="companion.ui.paint"):
+        painter = paint.install(window)
+    assert not painter.off and not painter.page_only
+    assert [r.getMessage() for r in caplog.records] == [
+        "CLANK_PAINT=pgae is neither 0 nor page: the window is drawn again where it "
+        "changed, as without it"
+    ]

@@ -36,6 +36,7 @@ never draws straight into the window.
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -54,6 +55,8 @@ GL_NEAREST = 0x2600
 GL_VIEWPORT = 0x0BA2
 GL_SCISSOR_TEST = 0x0C11
 GL_SAMPLE_BUFFERS = 0x80A8
+
+log = logging.getLogger(__name__)
 
 KEPT = 4  # frames whose changes are kept: a window of up to KEPT + 1 buffers is drawn in
 
@@ -475,8 +478,12 @@ def install(window: Any) -> Painter:
     painter = getattr(window, "_painter", None)
     if not isinstance(painter, Painter):
         painter = Painter(window)
-        painter.off = os.environ.get("CLANK_PAINT", "") == "0"
-        painter.page_only = os.environ.get("CLANK_PAINT", "") == "page"
+        asked = os.environ.get("CLANK_PAINT", "")
+        if asked not in ("", "0", "page"):
+            log.warning("CLANK_PAINT=%s is neither 0 nor page: the window is drawn again "
+                        "where it changed, as without it", asked)  # fmt: skip
+        painter.off = asked == "0"
+        painter.page_only = asked == "page"
         painter.check = os.environ.get("CLANK_PAINT_CHECK", "") == "1"
         window._painter = painter
         window.on_draw = painter.draw
