@@ -1,6 +1,8 @@
 """The window's settings that the table's picture depends on, set before Kivy makes the
 window (importing ``kivy.core.window`` makes it): the app, its tests, its monkey and its
-benchmark all open the same window."""
+benchmark all open the same window, and draw its labels' words the same way. Kivy's
+rules must be kept first (``companion.ui.kv_cache.install``): the labels import Kivy's
+language."""
 
 from __future__ import annotations
 
@@ -17,3 +19,6 @@ def window_settings() -> None:
     KivyConfig.set("graphics", "width", str(WIDTH))
     KivyConfig.set("graphics", "height", str(HEIGHT))
     KivyConfig.set("graphics", "multisamples", "0")
+    from companion.ui import text_cache
+
+    text_cache.install()  # a label's words drawn once, not at every return to them
