@@ -40,10 +40,12 @@ FORMAT = 1  # the kept reading's layout: another value is another key
 STATE = ("rules", "templates", "root", "sourcecode", "directives", "dynamic_classes")
 # what a reading is made of, and all that loading one may call: the parser's rules and
 # selectors, an ordered dictionary, a compiled expression
-READING = {(PARSER, name) for name in ("ParserRule", "ParserRuleProperty", "ParserSelector",
-                                       "ParserSelectorId", "ParserSelectorClass",
-                                       "ParserSelectorName")} | {  # fmt: skip
-    ("collections", "OrderedDict"), ("marshal", "loads")}
+_CLASSES = ("ParserRule", "ParserRuleProperty", "ParserSelector", "ParserSelectorId",
+            "ParserSelectorClass", "ParserSelectorName")  # fmt: skip
+READING = {(PARSER, name) for name in _CLASSES} | {
+    ("collections", "OrderedDict"),
+    ("marshal", "loads"),
+}
 _folder: Path | None = None
 stats = {"kept": 0, "parsed": 0}  # readings loaded, files parsed (the tests read them)
 
