@@ -159,10 +159,8 @@ def start_kivy(marks: dict[str, float], t0: float, bare: bool = False) -> Frames
         KivyConfig.set("graphics", "width", "800")
         KivyConfig.set("graphics", "height", "480")
     else:  # as clank-companion app does before it imports Kivy's language
-        from companion.ui import kv_cache
         from companion.ui.window_settings import window_settings
 
-        kv_cache.install()
         window_settings()
     marks["kivy"] = time.time() - t0
     from kivy.core.window import Window

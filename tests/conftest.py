@@ -27,10 +27,8 @@ os.environ["LANG"] = "C.UTF-8"
 
 # Kivy's rules read as the app reads them, and the window the app opens (whichever test
 # module makes it first)
-from companion.ui import kv_cache  # noqa: E402
 from companion.ui.window_settings import window_settings  # noqa: E402
 
-kv_cache.install()
 window_settings()
 
 

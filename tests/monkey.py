@@ -82,11 +82,9 @@ if "KIVY_HOME" not in os.environ:
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("KIVY_WINDOW", "sdl2")
 
-from companion.ui import kv_cache  # noqa: E402
 from companion.ui.window_settings import window_settings  # noqa: E402
 
-kv_cache.install()  # Kivy's rules read as the app reads them
-window_settings()  # the app's window
+window_settings()  # the app's window, Kivy's rules read as the app reads them
 
 from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402

@@ -1,8 +1,7 @@
 """The window's settings that the table's picture depends on, set before Kivy makes the
 window (importing ``kivy.core.window`` makes it): the app, its tests, its monkey and its
-benchmark all open the same window, and draw its labels' words the same way. Kivy's
-rules must be kept first (``companion.ui.kv_cache.install``): the labels import Kivy's
-language."""
+benchmark all open the same window, read Kivy's rules the same way and draw its labels'
+words the same way."""
 
 from __future__ import annotations
 
@@ -14,11 +13,12 @@ def window_settings() -> None:
     where it changed (``companion.ui.paint``), and a frame drawn in part must be the
     frame drawn whole to the pixel; Kivy's default of 2 samples per pixel softens edges
     only where a shape is drawn straight into the window."""
+    from companion.ui import kv_cache, text_cache
+
+    kv_cache.install()  # before the labels below import Kivy's language, which parses its rules
     from kivy.config import Config as KivyConfig
 
     KivyConfig.set("graphics", "width", str(WIDTH))
     KivyConfig.set("graphics", "height", str(HEIGHT))
     KivyConfig.set("graphics", "multisamples", "0")
-    from companion.ui import text_cache
-
     text_cache.install()  # a label's words drawn once, not at every return to them
