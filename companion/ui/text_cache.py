@@ -58,8 +58,7 @@ def install() -> None:
 
     def texture_update(self: Any, *args: Any) -> None:
         k = key(self)
-        found = None if k is None else _kept.get(k)
-        if k is None or found is None:
+        if k is None or (found := _kept.get(k)) is None:
             self._label.texture = None  # a new texture: the old one may be kept
             update(self, *args)
             stats["drawn"] += 1
