@@ -421,18 +421,19 @@ class Painter:
         w, h = size
         with self._target():
             drawn = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
+        # the page's proof in a framebuffer of its own; the window's buffer drawn whole
+        # over what was drawn in part
+        proof = None
         if self.mode == "page":
             if self._proof is None or tuple(self._proof.size) != size:
                 self._proof = Fbo(size=size, with_stencilbuffer=True)
-            self._proof.bind()
-            self.window.clear()
-            self.window.render_context.draw()
-            whole = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
-            self._proof.release()
-        else:  # the window's buffer drawn whole over what was drawn in part
-            self.window.clear()
-            self.window.render_context.draw()
-            whole = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
+            proof = self._proof
+            proof.bind()
+        self.window.clear()
+        self.window.render_context.draw()
+        whole = bytes(glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
+        if proof is not None:
+            proof.release()
         if whole == drawn:
             return
         x0, y0, x1, y1 = _where_they_differ(whole, drawn, w, h)
