@@ -203,3 +203,88 @@ def test_a_painting_switch_it_does_not_know_is_said_and_changes_nothing(monkeypa
         "CLANK_PAINT=pgae is neither 0 nor page: the window is drawn again where it "
         "changed, as without it"
     ]
+
+
+@given(st.tuples(st.integers(0, 30), st.integers(0, 30), st.integers(1, 30), st.integers(1, 30))
+       .map(lambda b: (b[0], b[1], b[0] + b[2], b[1] + b[3])),
+       st.lists(st.tuples(st.integers(-5, 40), st.integers(-5, 40), st.integers(0, 30),
+                          st.integers(0, 30)).map(lambda b: (b[0], b[1], b[0] + b[2], b[1] + b[3])),
+                max_size=5))  # fmt: skip
+def test_the_window_is_cleared_in_a_box_wherever_no_opaque_copy_covers_it(box, covers):
+    def pixels(b):
+        return {(x, y) for x in range(b[0], b[2]) for y in range(b[1], b[3])}
+
+    parts = damage.uncovered(box, covers)
+    cleared = [pixels(b) for b in parts]
+    assert all(b[0] < b[2] and b[1] < b[3] for b in parts)
+    assert sum(map(len, cleared)) == len(set().union(*cleared))  # none drawn twice
+    covered = set().union(*(pixels(c) for c in covers)) & pixels(box)
+    assert set().union(*cleared) == pixels(box) - covered  # all the rest, nothing under
+
+
+def test_a_part_said_opaque_that_is_not_is_found_by_the_check(ui):
+    """The window is not cleared under an opaque part's copy: a part that leaves some of
+    its box unpainted shows there what the window held before, and the check sees it."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.widget import Widget
+
+    from companion.ui.cached import Cached
+
+    ui.tap("Red")
+    ui.frames(2, seconds=1.2)
+    part = Cached(opaque=True, size_hint=(None, None), size=(120, 80), pos=(300, 200))
+    block = Widget()
+    with block.canvas:
+        Color(1, 0, 0, 1)
+        half = Rectangle(size=(60, 80))  # the left half painted, the right left empty
+    part.add_widget(block)
+    ui.window.add_widget(part)
+    try:
+        ui.until(lambda: part.fbo is not None)
+        ui.frames(2)
+        with pytest.raises(PaintMismatch, match="differs from the frame drawn whole"):
+            half.pos = (60, 0)  # the left half empty now: the old red stays under it
+            ui.frames(2)
+        painter_of(ui.window).whole = True
+        part.opaque = False  # as it is: cleared under, drawn as the whole frame is
+        half.pos = (0, 0)
+        ui.frames(2)
+        half.pos = (60, 0)
+        ui.frames(2)
+    finally:
+        ui.window.remove_widget(part)
+
+
+def test_six_players_panels_between_pixels_are_drawn_as_the_whole_frame(tmp_path):
+    """With 5-6 players a panel lies a third of a pixel off: its copy is blended (not a
+    texel for a pixel) and the window is cleared along its edges; a clank and a turn
+    passing are drawn as the whole frame is (the check is on)."""
+    from companion.config import AppConfig, Config
+    from companion.ui.cached import covering
+
+    db = tmp_path / "games.db"
+    ui = Harness(db, Config(app=AppConfig(database=str(db))))
+    painter = painter_of(ui.window)
+    asked = painter.check
+    painter.check = painter.whole = True
+    try:
+        ctl = ui.app.controller
+        seats = ["red", "yellow", "green", "blue", "purple", "orange"]
+        ctl.new_game({"edition": "clank", "players": seats, "party": True})
+        ctl.begin()
+        ui.frames(3, seconds=1.2)
+        slots = [p.parent for p in ui.app.screens.get_screen("table").panels()]
+        ui.frames(2)
+        between = [s for s in slots if s.to_window(s.x, s.y)[0] != int(s.to_window(s.x, s.y)[0])]
+        assert between and all(s.fbo.texture.mag_filter == "linear" for s in between)
+        assert any(s.fbo.texture.mag_filter == "nearest" for s in slots)  # the first column
+        assert len(covering()) == 6
+        for step in (1, 1, -1):
+            ctl.clank(step)
+            ui.frames(2, seconds=1.2)
+        ctl.end_turn()
+        ui.frames(2)
+        assert painter.mode == "window" and painter.drawn != [(0, 0, 800, 480)]
+    finally:
+        painter.check = asked
+        ui.close()

@@ -15,10 +15,23 @@ framebuffer once it has been shown (after the first frame that drew it).
 
 Touches, ids and positions work as in any RelativeLayout: the children lie at (0, 0) in
 the layout's own coordinates (``to_window`` turns them into the window's).
+
+Where the CPU draws, every pixel copied or cleared costs, so a copy is made as cheaply as
+the picture allows:
+
+- a layout that lies on whole window pixels is copied texel for pixel (``nearest``):
+  blending each pixel's neighbouring texels (``linear``) gives the same picture there,
+  and is kept for a layout between pixels (5-6 players' panels are a third of a pixel
+  off);
+- a layout made ``opaque`` (its children paint every pixel of its box with opaque
+  colours: a player's panel, its fill under everything) tells ``covering`` where nothing
+  under its copy shows, and the window is not cleared there before a frame
+  (``companion.ui.paint``).
 """
 
 from __future__ import annotations
 
+import math
 import weakref
 from typing import Any
 
@@ -35,6 +48,38 @@ def shown_parts() -> list[Cached]:
     """The layouts drawn into their framebuffers, in the window now (companion.ui.paint
     draws those that changed before the frame)."""
     return [c for c in list(_ALL) if c.get_root_window() is not None]
+
+
+def covering() -> list[tuple[int, int, int, int]]:
+    """The window pixels that the copies of the opaque layouts shown paint over whatever
+    was drawn under them (x0, y0, x1, y1; x1 and y1 excluded): each copy's box less two
+    pixels all round. A copy between pixels blends two texels into each pixel, and the
+    framebuffer's last column and row may lie past the layout's own edge (its size is
+    rounded to whole pixels), so neither is counted. None where the copy does not reach
+    the window as it is: faded (an opacity under 1 on the way up), inside a stencil (a
+    scroll view) or in a screen manager's transition."""
+    from kivy.uix.screenmanager import ScreenManager
+    from kivy.uix.stencilview import StencilView
+
+    def as_it_is(widget: Any) -> bool:
+        """Whether what the widget draws reaches the window as drawn (the window is its
+        own parent)."""
+        while widget is not None and widget is not widget.parent:
+            moving = isinstance(widget, ScreenManager) and widget.transition.is_active
+            if getattr(widget, "opacity", 1) != 1 or isinstance(widget, StencilView) or moving:
+                return False
+            widget = widget.parent
+        return True
+
+    out = []
+    for layout in shown_parts():
+        if layout.opaque and as_it_is(layout):
+            w, h = layout.fbo.size
+            x0, y0 = layout.to_window(layout.x, layout.y)
+            x1, y1 = layout.to_window(layout.x + w, layout.y + h)
+            out.append((math.floor(x0) + 2, math.floor(y0) + 2,
+                        math.ceil(x1) - 2, math.ceil(y1) - 2))  # fmt: skip
+    return out
 
 
 def _after_a_frame(window: Any, *args: Any) -> None:
@@ -65,9 +110,10 @@ def _watch_frames() -> None:
 class Cached(RelativeLayout):
     canvas: Any
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, opaque: bool = False, **kw: Any) -> None:
         self.fbo: Any = None  # made by cache()
         self._copy: Any = None
+        self.opaque = opaque  # every pixel of its box painted, opaque, by its children
         super().__init__(**kw)
         _WAITING.add(self)
         _watch_frames()
@@ -92,6 +138,18 @@ class Cached(RelativeLayout):
         self._copy = Rectangle(size=self.fbo.size, texture=self.fbo.texture)
         self.canvas.add(self._copy)
         self.fbind("size", self._resize)
+
+    def copy_exactly(self) -> None:
+        """The copy sampled texel for pixel where the layout lies on whole window pixels,
+        a texel to a pixel; else blended as Kivy samples a texture (done before a frame)."""
+        w, h = self.fbo.size
+        x0, y0 = self.to_window(self.x, self.y)
+        x1, y1 = self.to_window(self.x + w, self.y + h)
+        exact = x0 == int(x0) and y0 == int(y0) and (x1 - x0, y1 - y0) == (w, h)
+        texture = self.fbo.texture
+        sampled = "nearest" if exact else "linear"
+        if texture.mag_filter != sampled:
+            texture.mag_filter = texture.min_filter = sampled
 
     def _fbo_size(self) -> tuple[int, int]:
         return max(1, round(self.width)), max(1, round(self.height))

@@ -90,6 +90,26 @@ def merged(boxes: list[Box], limit: Box) -> list[Box]:
     return out
 
 
+def uncovered(box: Box, covers: list[Box]) -> list[Box]:
+    """The parts of ``box`` that none of ``covers`` overlaps: boxes apart from one
+    another, which with the covers' parts inside ``box`` make ``box`` whole."""
+    out = [box]
+    for c in covers:
+        rest: list[Box] = []
+        for b in out:
+            inside = _clip(c, b)
+            if inside is None:
+                rest.append(b)
+                continue
+            x0, y0, x1, y1 = b
+            cx0, cy0, cx1, cy1 = inside
+            rest += [part for part in ((x0, y0, x1, cy0), (x0, cy1, x1, y1),  # below, above
+                                       (x0, cy0, cx0, cy1), (cx1, cy0, x1, cy1))  # beside
+                     if part[0] < part[2] and part[1] < part[3]]  # fmt: skip
+        out = rest
+    return out
+
+
 def extent(ins: Any) -> Extent | None:
     """The box an instruction draws in, in its canvas's coordinates: EMPTY when it draws
     nothing, None when that cannot be told from it (a mesh, a line drawn by shape)."""

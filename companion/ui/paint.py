@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from companion.ui.damage import Box, Damage, merged
+from companion.ui.damage import Box, Damage, merged, uncovered
 
 # OpenGL's names, as glext.h gives them
 GL_FRAMEBUFFER = 0x8D40
@@ -320,17 +320,25 @@ class Painter:
         ``boxes``."""
         from kivy.graphics.opengl import glClear, glClearColor, glDisable, glEnable, glScissor
 
+        from companion.ui.cached import covering
+
         window = self.window
+        whole = boxes == [(0, 0, int(window.width), int(window.height))]
+        covered = [] if whole else covering()  # a whole window is cleared at once, unclipped
         with self._target():
-            if boxes != [(0, 0, int(window.width), int(window.height))]:
+            if not whole:
                 glEnable(GL_SCISSOR_TEST)
             # the background only: nothing Kivy draws tests depths, and a stencil is
-            # cleared by the first StencilPush that uses it (a third less to clear)
+            # cleared by the first StencilPush that uses it (a third less to clear);
+            # not under an opaque part's copy, which paints over it
             glClearColor(*window.clearcolor)
             try:
-                for x0, y0, x1, y1 in boxes:
+                for box in boxes:
+                    for x0, y0, x1, y1 in uncovered(box, covered):
+                        glScissor(x0, y0, x1 - x0, y1 - y0)
+                        glClear(GL_COLOR_BUFFER_BIT)
+                    x0, y0, x1, y1 = box
                     glScissor(x0, y0, x1 - x0, y1 - y0)
-                    glClear(GL_COLOR_BUFFER_BIT)
                     window.render_context.draw()
             finally:
                 glDisable(GL_SCISSOR_TEST)
@@ -385,6 +393,7 @@ class Painter:
 
         clips = self.damage.clips
         for part in shown_parts():
+            part.copy_exactly()
             fbo = part.fbo
             if not fbo.needs_redraw:
                 continue

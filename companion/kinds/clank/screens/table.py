@@ -402,7 +402,8 @@ class TableScreen(Layout, ClankScreen, Screen):
             for name in names:
                 panel = PlayerPanel()
                 panel.player = name
-                slot = Cached()  # a panel is drawn again only when it changed
+                # a panel is drawn again only when it changed; its fill paints every pixel
+                slot = Cached(opaque=True)
                 slot.add_widget(panel)
                 grid.add_widget(slot)
         for panel, p in zip(self.panels(), view.players, strict=True):
