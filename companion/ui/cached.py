@@ -74,9 +74,7 @@ def covering() -> list[tuple[int, int, int, int]]:
     out = []
     for layout in shown_parts():
         if layout.opaque and as_it_is(layout):
-            w, h = layout.fbo.size
-            x0, y0 = layout.to_window(layout.x, layout.y)
-            x1, y1 = layout.to_window(layout.x + w, layout.y + h)
+            x0, y0, x1, y1 = layout.copied_at()
             out.append((math.floor(x0) + 2, math.floor(y0) + 2,
                         math.ceil(x1) - 2, math.ceil(y1) - 2))  # fmt: skip
     return out
@@ -139,13 +137,19 @@ class Cached(RelativeLayout):
         self.canvas.add(self._copy)
         self.fbind("size", self._resize)
 
-    def copy_exactly(self) -> None:
-        """The copy sampled texel for pixel where the layout lies on whole window pixels,
-        a texel to a pixel; else blended as Kivy samples a texture (done before a frame)."""
+    def copied_at(self) -> tuple[float, float, float, float]:
+        """Where the copy lies in the window (x0, y0, x1, y1): the framebuffer's size
+        from the layout's corner."""
         w, h = self.fbo.size
         x0, y0 = self.to_window(self.x, self.y)
         x1, y1 = self.to_window(self.x + w, self.y + h)
-        exact = x0 == int(x0) and y0 == int(y0) and (x1 - x0, y1 - y0) == (w, h)
+        return x0, y0, x1, y1
+
+    def copy_exactly(self) -> None:
+        """The copy sampled texel for pixel where the layout lies on whole window pixels,
+        a texel to a pixel; else blended as Kivy samples a texture (done before a frame)."""
+        x0, y0, x1, y1 = self.copied_at()
+        exact = x0 == int(x0) and y0 == int(y0) and (x1 - x0, y1 - y0) == tuple(self.fbo.size)
         texture = self.fbo.texture
         sampled = "nearest" if exact else "linear"
         if texture.mag_filter != sampled:
