@@ -289,3 +289,62 @@ def test_six_players_panels_between_pixels_are_drawn_as_the_whole_frame(tmp_path
     finally:
         painter.check = asked
         ui.close()
+
+
+def test_a_panel_nothing_lies_over_is_drawn_as_its_copy_alone(ui, monkeypatch):
+    """A change inside an opaque part on whole pixels (a player's panel) is drawn as the
+    part's copy alone, the window's canvas not walked there; not where anything is
+    drawn over the part (a pop-up, a widget laid over it), where the window is drawn as
+    before. Every frame is checked against the frame drawn whole."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.modalview import ModalView
+    from kivy.uix.widget import Widget
+
+    from companion.ui.paint import Painter
+
+    alone: list[list] = []
+    draw_copies = Painter._draw_copies
+
+    def noted(self, copies):
+        alone.append([part for part, _box in copies])
+        draw_copies(self, copies)
+
+    monkeypatch.setattr(Painter, "_draw_copies", noted)
+    ctl = ui.app.controller
+    ctl.new_game({"edition": "clank", "players": ["red", "blue"]})
+    ctl.begin()
+    ui.frames(3, seconds=1.2)
+    red = ui.app.screens.get_screen("table").panels()[0].parent
+    assert red.fbo is not None
+
+    def clank_drawn_alone() -> bool:
+        alone.clear()
+        ctl.clank(1)
+        ui.frames(2, seconds=1.2)
+        return any(red in parts for parts in alone)
+
+    assert clank_drawn_alone()
+    assert all(b != (0, 0, 800, 480) for b in painter_of(ui.window).drawn)
+    # a widget laid over the red panel's figures: the copy alone would paint over it
+    x, y = red.to_window(red.x, red.y)
+    over = Widget(size_hint=(None, None), pos=(x, y), size=(red.width, red.height))
+    with over.canvas:
+        Color(1, 0, 0, 0.5)
+        Rectangle(pos=over.pos, size=over.size)
+    ui.window.add_widget(over)
+    try:
+        ui.frames(2)
+        assert not clank_drawn_alone()
+    finally:
+        ui.window.remove_widget(over)
+    ui.frames(2)
+    assert clank_drawn_alone()
+    view = ModalView(size_hint=(0.4, 0.4))  # a pop-up darkens the whole window
+    view.open(animation=False)
+    try:
+        ui.frames(2, seconds=0.5)
+        assert not clank_drawn_alone()
+    finally:
+        view.dismiss(animation=False)
+    ui.frames(2)
+    assert clank_drawn_alone()

@@ -26,7 +26,8 @@ the picture allows:
 - a layout made ``opaque`` (its children paint every pixel of its box with opaque
   colours: a player's panel, its fill under everything) tells ``covering`` where nothing
   under its copy shows, and the window is not cleared there before a frame
-  (``companion.ui.paint``).
+  (``companion.ui.paint``); where it lies on whole pixels and nothing is drawn over it,
+  a change inside it is drawn as its copy alone (``alone``).
 """
 
 from __future__ import annotations
@@ -56,21 +57,7 @@ def covering() -> list[tuple[int, int, int, int]]:
     pixels all round. A copy between pixels blends two texels into each pixel, and the
     framebuffer's last column and row may lie past the layout's own edge (its size is
     rounded to whole pixels), so neither is counted. None where the copy does not reach
-    the window as it is: faded (an opacity under 1 on the way up), inside a stencil (a
-    scroll view) or in a screen manager's transition."""
-    from kivy.uix.screenmanager import ScreenManager
-    from kivy.uix.stencilview import StencilView
-
-    def as_it_is(widget: Any) -> bool:
-        """Whether what the widget draws reaches the window as drawn (the window is its
-        own parent)."""
-        while widget is not None and widget is not widget.parent:
-            moving = isinstance(widget, ScreenManager) and widget.transition.is_active
-            if getattr(widget, "opacity", 1) != 1 or isinstance(widget, StencilView) or moving:
-                return False
-            widget = widget.parent
-        return True
-
+    the window as it is (``as_it_is``)."""
     out = []
     for layout in shown_parts():
         if layout.opaque and as_it_is(layout):
@@ -78,6 +65,52 @@ def covering() -> list[tuple[int, int, int, int]]:
             out.append((math.floor(x0) + 2, math.floor(y0) + 2,
                         math.ceil(x1) - 2, math.ceil(y1) - 2))  # fmt: skip
     return out
+
+
+def alone() -> list[tuple[Cached, tuple[int, int, int, int]]]:
+    """The opaque layouts shown whose copy paints every pixel of its box, and those
+    boxes: a layout on whole window pixels (its corner and its size: its framebuffer's,
+    copied texel for pixel) that reaches the window as it is. Where nothing is drawn
+    over such a copy, drawing the copy alone there shows what drawing the whole window
+    there would (``companion.ui.paint``)."""
+    out = []
+    for layout in shown_parts():
+        if layout.opaque and as_it_is(layout):
+            x0, y0, x1, y1 = layout.copied_at()
+            box = int(x0), int(y0), int(x1), int(y1)
+            if box == (x0, y0, x1, y1) and (x1 - x0, y1 - y0) == tuple(layout.size):
+                out.append((layout, box))
+    return out
+
+
+_COPIER: list[Any] = []  # copy_alone's drawing: a render context, its rectangle
+
+
+def _copier() -> tuple[Any, Any]:
+    if not _COPIER:
+        from kivy.graphics import Color, Rectangle, RenderContext
+
+        context = RenderContext(use_parent_projection=False)
+        with context:
+            Color(1, 1, 1, 1)
+            rectangle = Rectangle()
+        _COPIER[:] = context, rectangle
+    return _COPIER[0], _COPIER[1]
+
+
+def as_it_is(widget: Any) -> bool:
+    """Whether what the widget draws reaches the window as drawn: not faded (an opacity
+    under 1 on the way up), not inside a stencil (a scroll view), not in a screen
+    manager's transition (the window is its own parent)."""
+    from kivy.uix.screenmanager import ScreenManager
+    from kivy.uix.stencilview import StencilView
+
+    while widget is not None and widget is not widget.parent:
+        moving = isinstance(widget, ScreenManager) and widget.transition.is_active
+        if getattr(widget, "opacity", 1) != 1 or isinstance(widget, StencilView) or moving:
+            return False
+        widget = widget.parent
+    return True
 
 
 def _after_a_frame(window: Any, *args: Any) -> None:
@@ -144,6 +177,18 @@ class Cached(RelativeLayout):
         x0, y0 = self.to_window(self.x, self.y)
         x1, y1 = self.to_window(self.x + w, self.y + h)
         return x0, y0, x1, y1
+
+    def copy_alone(self, window: Any) -> Any:
+        """The copy by itself, to draw into ``window``'s frame: the framebuffer's
+        texture where the layout lies, drawn as the copy in the window's canvas is (one
+        drawing for every layout: one shader program, bound once)."""
+        context, rectangle = _copier()
+        context["projection_mat"] = window.render_context["projection_mat"]
+        context["modelview_mat"] = window.render_context["modelview_mat"]
+        x0, y0, _x1, _y1 = self.copied_at()
+        rectangle.pos, rectangle.size = (x0, y0), self.fbo.size
+        rectangle.texture = self.fbo.texture
+        return context
 
     def copy_exactly(self) -> None:
         """The copy sampled texel for pixel where the layout lies on whole window pixels,

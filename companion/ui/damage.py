@@ -25,6 +25,7 @@ window (it darkens everything behind it).
 
 from __future__ import annotations
 
+import math
 import sys
 import weakref
 from collections.abc import Iterator
@@ -32,6 +33,7 @@ from typing import Any
 
 from kivy.graphics import BindTexture, Color
 from kivy.graphics.instructions import (
+    Canvas,
     CanvasBase,
     ContextInstruction,
     InstructionGroup,
@@ -55,6 +57,11 @@ def union(a: Box | None, b: Box | None) -> Box | None:
     if b is None:
         return a
     return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def within(b: Box, limit: Box) -> bool:
+    """Whether every pixel of ``b`` lies in ``limit``."""
+    return limit[0] <= b[0] and limit[1] <= b[1] and b[2] <= limit[2] and b[3] <= limit[3]
 
 
 def area(b: Box) -> int:
@@ -305,13 +312,20 @@ class Damage:
         return changed
 
     def _limit(self, widget: Any, ox: float, oy: float, limit: Box) -> Box:
-        """What a widget's children can show: inside its box, for a part drawn into a
-        framebuffer or a widget that clips what it holds (a ScrollView)."""
-        if getattr(widget, "fbo", None) is None and not _clips(widget):
+        """What a widget's children can show: inside its box, for a widget that clips
+        what it holds (a ScrollView); for a part drawn into a framebuffer, the pixels its
+        copy covers, no more (its framebuffer's size from its corner)."""
+        fbo = getattr(widget, "fbo", None)
+        if fbo is None and not _clips(widget):
             return limit
         x, y = widget.pos
-        w, h = widget.size
-        own = window_box((x, y, x + w, y + h), ox, oy)
+        if fbo is not None:
+            w, h = fbo.size
+            own = (math.floor(ox + x), math.floor(oy + y),
+                   math.ceil(ox + x + w), math.ceil(oy + y + h))  # fmt: skip
+        else:
+            w, h = widget.size
+            own = window_box((x, y, x + w, y + h), ox, oy)
         return _clip(own, limit) or NOWHERE
 
     def _whole_place(
@@ -358,6 +372,42 @@ class Damage:
         if unknown:
             return None
         return NOWHERE if damage is None else damage
+
+    # ------------------------------------------------------------ what lies over
+    def drawn_over(self, widget: Any, box: Box) -> bool:
+        """Whether anything the window draws after ``widget`` may paint a pixel of
+        ``box``: the children each of its parents draws after it (by their places) and
+        what the parent itself draws after them (by its shapes' marks), up to the window.
+        Anything of no known place, or an instruction that is neither a shape of known
+        place nor one that only sets how others draw, counts as over it. As of the last
+        search (``find``)."""
+        child = widget
+        while True:
+            parent = child.parent
+            if parent is None:
+                return True  # not shown
+            kids = {id(w.canvas): w for w in parent.children}
+            later = _drawn_after(parent.canvas, child.canvas, kids)
+            if later is None:
+                return True  # not drawn by its parent
+            for ins in later:
+                kid = kids.get(id(ins))
+                if kid is not None:
+                    place = self.places.get(kid)
+                    if place is None or _clip(place, box) is not None:
+                        return True
+                elif isinstance(ins, VertexInstruction):
+                    mark = self.marks.get(ins)
+                    if mark is None:
+                        if extent(ins) is not EMPTY:
+                            return True
+                    elif _clip(mark, box) is not None:
+                        return True
+                elif not isinstance(ins, ContextInstruction):
+                    return True
+            if parent is self.window:
+                return False
+            child = parent
 
     # ------------------------------------------------------------ where things are
     def _record(self, widget: Any, ox: float, oy: float, limit: Box) -> Box:
@@ -413,6 +463,30 @@ def _clip(b: Box | None, limit: Box) -> Box | None:
 def _clips(widget: Any) -> bool:
     stencil = sys.modules.get("kivy.uix.stencilview")
     return stencil is not None and isinstance(widget, stencil.StencilView)
+
+
+def _drawn_after(canvas: Any, mark: Any, kids: dict[int, Any]) -> list[Any] | None:
+    """What a canvas draws after ``mark`` (a child's canvas), in drawing order: its
+    instructions, its groups' (opened), and its children's canvases (``kids``, by id;
+    unopened); None when ``mark`` is not in it."""
+    out: list[Any] = []
+    found = False
+    stack = [iter(canvas.children)]
+    while stack:
+        for ins in stack[-1]:
+            if ins is mark:
+                found = True
+            elif id(ins) not in kids and type(ins) in _GROUPS:
+                stack.append(iter(ins.children))
+                break
+            elif found:
+                out.append(ins)
+        else:
+            stack.pop()
+    return out if found else None
+
+
+_GROUPS = (CanvasBase, InstructionGroup, Canvas)  # drawn in place: opened
 
 
 def _own_instructions(widget: Any) -> Iterator[Any]:

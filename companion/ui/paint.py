@@ -22,7 +22,10 @@ already holds. Which buffer:
 
 The parts of a screen drawn into framebuffers of their own (``companion.ui.cached``)
 that changed are drawn first, each clipped to where its children changed: a scissor in
-the window's pass would clip them.
+the window's pass would clip them. Where a change lies inside an opaque part's copy on
+whole pixels and nothing is drawn over it (a player's panel when a clank is tapped),
+that copy alone is drawn there: a walk of the window's canvas costs every draw call in
+it, wherever the scissor is.
 
 What is shown is what drawing the window whole shows, pixel for pixel: with ``check``
 set, every frame is drawn whole a second time and the two are compared (the tests and
@@ -43,7 +46,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from companion.ui.damage import Box, Damage, merged, uncovered
+from companion.ui.damage import Box, Damage, merged, uncovered, union, within
 
 # OpenGL's names, as glext.h gives them
 GL_FRAMEBUFFER = 0x8D40
@@ -233,22 +236,27 @@ class Painter:
             self.damage.record_all()
         else:
             changed = self.damage.find()
-        boxes = to_draw(list(self.changes), changed, self._window_age(), whole)
+        copies, rest = self._copies_alone(changed)
+        boxes = to_draw(list(self.changes), rest, self._window_age(), whole)
         if boxes is not None:  # the window's buffer holds a frame we know: drawn in it
             self.mode = "window"
             self.page = None  # not kept up to date from here on
         elif self._page_for(size):
             self.mode = "page"
-            boxes = [whole] if self._fresh else merged(changed, whole)
+            boxes = [whole] if self._fresh else merged(rest, whole)
             self._fresh = False
         else:
             self._kivy(whole)
             return
         self.changes.append(changed)
         self._framebuffers_first()
-        self.drawn = boxes
+        if boxes == [whole]:
+            copies = []  # drawn whole: the copies with the rest
+        self.drawn = boxes + [box for _part, box in copies]
         if boxes:
             self._draw_into(boxes)
+        if copies:
+            self._draw_copies(copies)
         if self.check:
             self._compare(size, boxes)
         if self.mode == "page":
@@ -340,6 +348,48 @@ class Painter:
                     x0, y0, x1, y1 = box
                     glScissor(x0, y0, x1 - x0, y1 - y0)
                     window.render_context.draw()
+            finally:
+                glDisable(GL_SCISSOR_TEST)
+
+    def _copies_alone(self, changed: list[Box]) -> tuple[list[tuple[Any, Box]], list[Box]]:
+        """The boxes that changed inside the copy of an opaque part on whole pixels
+        (``companion.ui.cached.alone``) over which nothing is drawn, each with its part:
+        there the part's copy alone is drawn, the window's canvas is not walked (a walk
+        costs every draw call in the window, wherever the scissor is); and the others."""
+        if not changed or changed == [self.damage.whole()]:
+            return [], changed
+        from companion.ui.cached import alone
+
+        parts = alone()
+        if not parts:
+            return [], changed
+        inside: dict[Any, tuple[Box, list[Box]]] = {}  # a part: its boxes' union, them
+        rest: list[Box] = []
+        for box in changed:
+            part = next((p for p, at in parts if within(box, at)), None)
+            if part is None:
+                rest.append(box)
+                continue
+            joined, found = inside.get(part, (box, []))
+            inside[part] = union(joined, box) or box, [*found, box]
+        copies: list[tuple[Any, Box]] = []
+        for part, (joined, found) in inside.items():
+            if self.damage.drawn_over(part, joined):
+                rest += found
+            else:
+                copies.append((part, joined))
+        return copies, rest
+
+    def _draw_copies(self, copies: list[tuple[Any, Box]]) -> None:
+        """Each part's copy alone, clipped to its box that changed."""
+        from kivy.graphics.opengl import glDisable, glEnable, glScissor
+
+        with self._target():
+            glEnable(GL_SCISSOR_TEST)
+            try:
+                for part, (x0, y0, x1, y1) in copies:
+                    glScissor(x0, y0, x1 - x0, y1 - y0)
+                    part.copy_alone(self.window).draw()
             finally:
                 glDisable(GL_SCISSOR_TEST)
 

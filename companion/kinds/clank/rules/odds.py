@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +54,12 @@ class PlayerOdds:
     @property
     def expected(self) -> Fraction:
         """The expected health lost (with the cap at the health left)."""
-        return sum((k * p for k, p in enumerate(self.damage) if k), _ZERO)
+        return _expected(self.damage)
+
+
+@lru_cache(maxsize=256)
+def _expected(damage: tuple[Fraction, ...]) -> Fraction:
+    return sum((k * p for k, p in enumerate(damage) if k), _ZERO)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +85,7 @@ def _check_counts(what: str, counts: Mapping[str, int]) -> None:
             raise ValueError(f"{what}[{kind!r}] must be a whole number >= 0, not {n!r}")
 
 
+@lru_cache(maxsize=256)  # the table asks again at every tap: the same bag, the same odds
 def _distribution(total: int, hurting: int, drawn: int, health: int) -> tuple[Fraction, ...]:
     """The capped hypergeometric distribution: ``hurting`` of ``total`` cubes cost 1 health
     each, ``drawn`` cubes are drawn, at most ``health`` is lost."""
