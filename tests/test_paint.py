@@ -348,3 +348,50 @@ def test_a_panel_nothing_lies_over_is_drawn_as_its_copy_alone(ui, monkeypatch):
         view.dismiss(animation=False)
     ui.frames(2)
     assert clank_drawn_alone()
+
+
+def test_children_drawn_in_another_order_are_drawn_again_where_the_order_shows(ui):
+    """Children taken out and put back in another order (the row's cards, one come to
+    "No tag"'s place) are drawn again only where they changed when no two of them lie
+    on a pixel not drawn again anyway; where two overlap, the order shows: all of the
+    parent is drawn again. Every frame is checked against the frame drawn whole."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.widget import Widget
+
+    def block(rgba, pos, size=(100, 60)):
+        w = Widget(size_hint=(None, None), pos=pos, size=size)
+        with w.canvas:
+            Color(*rgba)
+            w.rect = Rectangle(pos=pos, size=size)
+        return w
+
+    ui.tap("Red")
+    ui.frames(2, seconds=1.2)
+    holder = FloatLayout(size_hint=(None, None), pos=(100, 150), size=(500, 200))
+    red, green, blue = (block((1, 0, 0, 1), (110, 160)), block((0, 1, 0, 1), (230, 160)),
+                        block((0, 0, 1, 1), (350, 160)))  # fmt: skip
+    for w in (red, green, blue):
+        holder.add_widget(w)
+    ui.window.add_widget(holder)
+    painter = painter_of(ui.window)
+    try:
+        ui.frames(2)
+        # apart: blue drawn first now, and green turned yellow
+        holder.remove_widget(red)
+        holder.remove_widget(green)
+        holder.add_widget(red)
+        holder.add_widget(green)
+        green.canvas.children[0].rgba = (1, 1, 0, 1)
+        ui.frames(1)
+        assert all(b[2] - b[0] < 200 for b in painter.drawn), painter.drawn  # green's alone
+        # over each other: blue (drawn first) moved half under green, then drawn last
+        blue.pos = blue.rect.pos = (280, 160)
+        ui.frames(1)
+        holder.remove_widget(blue)
+        holder.add_widget(blue)  # over the others now
+        red.canvas.children[0].rgba = (1, 0, 1, 1)  # and red changed, apart
+        ui.frames(1)
+        assert any(b[2] - b[0] >= 240 for b in painter.drawn), painter.drawn  # all of it
+    finally:
+        ui.window.remove_widget(holder)

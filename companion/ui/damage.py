@@ -15,8 +15,12 @@ draw again (``companion.ui.paint`` draws them):
   a transformation when it is set and never clears that flag, so their values are kept
   and compared instead;
 - a widget whose change lies in a child passes the search on to that child, and a part
-  drawn into a framebuffer of its own (``companion.ui.cached``) is searched inside it:
-  ``clips`` tells where it must be drawn again.
+  drawn into a framebuffer of its own (``companion.ui.cached``) is searched inside it,
+  within the pixels its copy covers: ``clips`` tells where it must be drawn again;
+- a widget whose children came, went or are drawn in another order adds the places of
+  those that came or went; another order shows only where two children lie on the same
+  pixel, so where that pixel is not drawn again anyway the whole place is (the row's
+  cards lie apart: a card come in "No tag"'s place costs its own place).
 
 A widget whose canvas draws in coordinates of its own (a RelativeLayout, a ScrollView)
 is drawn again at its whole place when its own instructions change; a pop-up at the whole
@@ -255,6 +259,7 @@ class Damage:
         """Search a widget whose canvas changed (its pos in coordinates that start at
         ox, oy of the window; nothing it draws shows outside ``limit``); returns the box
         it adds."""
+        first = len(boxes)  # the boxes this search adds start here
         kids = {id(w.canvas): w for w in widget.children}
         fbo = getattr(widget, "fbo", None)
         shape, inside, own = self._shape_and_flags(widget.canvas, kids, fbo)
@@ -278,13 +283,20 @@ class Damage:
         inner = self._limit(widget, ox, oy, limit)
         now = list(reversed(widget.children))  # in drawing order
         was = [ref() for ref, _place in before]
+        reordered = False
         if len(was) != len(now) or any(a is not b for a, b in zip(was, now, strict=True)):
             # children came or went: their places, no more
             here = {id(k) for k in now}
             kept = [k for k in was if k is not None and id(k) in here]
             staying = {id(k) for k in kept}  # alive: held in kept
             if kept != [k for k in now if id(k) in staying]:
-                return self._whole_place(widget, ox, oy, boxes, limit)  # reordered
+                # drawn in another order: that changes no pixel where no two of them
+                # lie but where they are drawn again anyway (a row of cards, one come
+                # in "No tag"'s place), when the widget draws nothing of its own among
+                # them (seen once its children's changes are known); else all of it
+                if _draws_among(widget.canvas, kids):
+                    return self._whole_place(widget, ox, oy, boxes, limit)
+                reordered = True
             for kid, (_ref, place) in zip(was, before, strict=True):
                 if (kid is None or id(kid) not in here) and place is not None:
                     gone = _clip(place, inner)
@@ -300,6 +312,13 @@ class Damage:
             inside = [k for k in inside if id(k) in staying]
         for kid in inside:
             changed = union(changed, self._visit(kid, kx, ky, boxes, inner))
+        if reordered:
+            drawn = boxes[first:]
+            held = _clip(self.places.get(widget), inner)
+            if held is not None and not any(within(held, d) for d in drawn):
+                now_at = [self._record(k, kx, ky, inner) for k in now if id(k) in staying]
+                if _order_shows(now_at, drawn, inner):
+                    return self._whole_place(widget, ox, oy, boxes, limit)
         self.kid_places[widget] = _kid_places(self.places, widget)
         if changed is not None:  # it holds what its children drew
             if fbo is not None:
@@ -463,6 +482,24 @@ def _clip(b: Box | None, limit: Box) -> Box | None:
 def _clips(widget: Any) -> bool:
     stencil = sys.modules.get("kivy.uix.stencilview")
     return stencil is not None and isinstance(widget, stencil.StencilView)
+
+
+def _draws_among(canvas: Any, kids: dict[int, Any]) -> bool:
+    """Whether a widget's canvas holds anything of its own among its children's
+    canvases (``kids``, by id), outside its before and after groups: an instruction
+    there (a colour too: it tints the children drawn after it) sees them in order."""
+    return any(id(ins) not in kids and type(ins) is not CanvasBase for ins in canvas.children)
+
+
+def _order_shows(places: list[Box], drawn: list[Box], limit: Box) -> bool:
+    """Whether the order in which widgets at ``places`` are drawn may show: two of them
+    share a pixel (inside ``limit``) that none of the boxes ``drawn`` again holds."""
+    for i, a in enumerate(places):
+        for b in places[i + 1 :]:
+            both = _clip(_clip(a, b), limit)
+            if both is not None and not any(within(both, d) for d in drawn):
+                return True
+    return False
 
 
 def _drawn_after(canvas: Any, mark: Any, kids: dict[int, Any]) -> list[Any] | None:
