@@ -306,7 +306,7 @@ def test_a_panel_nothing_lies_over_is_drawn_as_its_copy_alone(ui, monkeypatch):
     draw_copies = Painter._draw_copies
 
     def noted(self, copies):
-        alone.append([part for part, _box in copies])
+        alone.append([part for part, _at, _box in copies])
         draw_copies(self, copies)
 
     monkeypatch.setattr(Painter, "_draw_copies", noted)

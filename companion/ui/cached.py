@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
 from kivy.uix.relativelayout import RelativeLayout
 
@@ -51,35 +51,52 @@ def shown_parts() -> list[Cached]:
     return [c for c in list(_ALL) if c.get_root_window() is not None]
 
 
-def covering() -> list[tuple[int, int, int, int]]:
-    """The window pixels that the copies of the opaque layouts shown paint over whatever
-    was drawn under them (x0, y0, x1, y1; x1 and y1 excluded): each copy's box less two
-    pixels all round. A copy between pixels blends two texels into each pixel, and the
-    framebuffer's last column and row may lie past the layout's own edge (its size is
-    rounded to whole pixels), so neither is counted. None where the copy does not reach
-    the window as it is (``as_it_is``)."""
+class Copy(NamedTuple):
+    """A layout shown, as the next frame copies it (``copies``)."""
+
+    layout: Cached
+    at: tuple[float, float, float, float]  # where its copy lies in the window (copied_at)
+    opaque: bool  # made opaque, and its copy reaches the window as it is (as_it_is)
+
+    @property
+    def exact(self) -> bool:
+        """Whether the copy lies on whole window pixels, a texel to a pixel."""
+        x0, y0, x1, y1 = self.at
+        return x0 == int(x0) and y0 == int(y0) and (x1 - x0, y1 - y0) == tuple(self.layout.fbo.size)
+
+
+def copies() -> list[Copy]:
+    """The layouts shown and how their copies lie, looked at once before a frame."""
+    return [Copy(c, c.copied_at(), c.opaque and as_it_is(c)) for c in shown_parts()]
+
+
+def covering(shown: list[Copy] | None = None) -> list[tuple[int, int, int, int]]:
+    """The window pixels that the copies of the opaque layouts shown (``shown``, else
+    looked at now) paint over whatever was drawn under them (x0, y0, x1, y1; x1 and y1
+    excluded): each copy's box less two pixels all round. A copy between pixels blends
+    two texels into each pixel, and the framebuffer's last column and row may lie past
+    the layout's own edge (its size is rounded to whole pixels), so neither is counted.
+    None where the copy does not reach the window as it is (``as_it_is``)."""
     out = []
-    for layout in shown_parts():
-        if layout.opaque and as_it_is(layout):
-            x0, y0, x1, y1 = layout.copied_at()
+    for copy in copies() if shown is None else shown:
+        if copy.opaque:
+            x0, y0, x1, y1 = copy.at
             out.append((math.floor(x0) + 2, math.floor(y0) + 2,
                         math.ceil(x1) - 2, math.ceil(y1) - 2))  # fmt: skip
     return out
 
 
-def alone() -> list[tuple[Cached, tuple[int, int, int, int]]]:
+def alone(shown: list[Copy] | None = None) -> list[tuple[Cached, tuple[int, int, int, int]]]:
     """The opaque layouts shown whose copy paints every pixel of its box, and those
     boxes: a layout on whole window pixels (its corner and its size: its framebuffer's,
     copied texel for pixel) that reaches the window as it is. Where nothing is drawn
     over such a copy, drawing the copy alone there shows what drawing the whole window
     there would (``companion.ui.paint``)."""
     out = []
-    for layout in shown_parts():
-        if layout.opaque and as_it_is(layout):
-            x0, y0, x1, y1 = layout.copied_at()
-            box = int(x0), int(y0), int(x1), int(y1)
-            if box == (x0, y0, x1, y1) and (x1 - x0, y1 - y0) == tuple(layout.size):
-                out.append((layout, box))
+    for copy in copies() if shown is None else shown:
+        if copy.opaque and copy.exact and tuple(copy.layout.fbo.size) == tuple(copy.layout.size):
+            x0, y0, x1, y1 = copy.at
+            out.append((copy.layout, (int(x0), int(y0), int(x1), int(y1))))
     return out
 
 
@@ -178,23 +195,22 @@ class Cached(RelativeLayout):
         x1, y1 = self.to_window(self.x + w, self.y + h)
         return x0, y0, x1, y1
 
-    def copy_alone(self, window: Any) -> Any:
+    def copy_alone(self, window: Any, at: tuple[int, int, int, int]) -> Any:
         """The copy by itself, to draw into ``window``'s frame: the framebuffer's
-        texture where the layout lies, drawn as the copy in the window's canvas is (one
-        drawing for every layout: one shader program, bound once)."""
+        texture where the layout lies (``at``: its box, from ``alone``), drawn as the
+        copy in the window's canvas is (one drawing for every layout: one shader
+        program, bound once)."""
         context, rectangle = _copier()
         context["projection_mat"] = window.render_context["projection_mat"]
         context["modelview_mat"] = window.render_context["modelview_mat"]
-        x0, y0, _x1, _y1 = self.copied_at()
-        rectangle.pos, rectangle.size = (x0, y0), self.fbo.size
+        rectangle.pos, rectangle.size = at[:2], self.fbo.size
         rectangle.texture = self.fbo.texture
         return context
 
-    def copy_exactly(self) -> None:
-        """The copy sampled texel for pixel where the layout lies on whole window pixels,
-        a texel to a pixel; else blended as Kivy samples a texture (done before a frame)."""
-        x0, y0, x1, y1 = self.copied_at()
-        exact = x0 == int(x0) and y0 == int(y0) and (x1 - x0, y1 - y0) == tuple(self.fbo.size)
+    def copy_exactly(self, exact: bool) -> None:
+        """The copy sampled texel for pixel where the layout lies on whole window pixels
+        (``exact``: ``Copy.exact``), a texel to a pixel; else blended as Kivy samples a
+        texture (done before a frame)."""
         texture = self.fbo.texture
         sampled = "nearest" if exact else "linear"
         if texture.mag_filter != sampled:

@@ -293,8 +293,10 @@ class Damage:
                 # drawn in another order: that changes no pixel where no two of them
                 # lie but where they are drawn again anyway (a row of cards, one come
                 # in "No tag"'s place), when the widget draws nothing of its own among
-                # them (seen once its children's changes are known); else all of it
-                if _draws_among(widget.canvas, kids):
+                # them (seen once its children's changes are known); else all of it,
+                # and at once where most of them changed (the cards slid along): a
+                # search of each would cost more
+                if _draws_among(widget.canvas, kids) or 2 * len(inside) > len(kept):
                     return self._whole_place(widget, ox, oy, boxes, limit)
                 reordered = True
             for kid, (_ref, place) in zip(was, before, strict=True):

@@ -236,7 +236,10 @@ class Painter:
             self.damage.record_all()
         else:
             changed = self.damage.find()
-        copies, rest = self._copies_alone(changed)
+        from companion.ui.cached import copies as looked_at
+
+        shown = looked_at()  # the parts drawn into framebuffers, and where their copies lie
+        copies, rest = self._copies_alone(changed, shown)
         boxes = to_draw(list(self.changes), rest, self._window_age(), whole)
         if boxes is not None:  # the window's buffer holds a frame we know: drawn in it
             self.mode = "window"
@@ -249,12 +252,12 @@ class Painter:
             self._kivy(whole)
             return
         self.changes.append(changed)
-        self._framebuffers_first()
+        self._framebuffers_first(shown)
         if boxes == [whole]:
             copies = []  # drawn whole: the copies with the rest
-        self.drawn = boxes + [box for _part, box in copies]
+        self.drawn = boxes + [box for _part, _at, box in copies]
         if boxes:
-            self._draw_into(boxes)
+            self._draw_into(boxes, shown)
         if copies:
             self._draw_copies(copies)
         if self.check:
@@ -323,7 +326,7 @@ class Painter:
             if self.mode == "page":
                 self.page.release()
 
-    def _draw_into(self, boxes: list[Box]) -> None:
+    def _draw_into(self, boxes: list[Box], shown: list[Any]) -> None:
         """The window's canvas drawn into this frame's buffer, clipped to each of
         ``boxes``."""
         from kivy.graphics.opengl import glClear, glClearColor, glDisable, glEnable, glScissor
@@ -332,7 +335,7 @@ class Painter:
 
         window = self.window
         whole = boxes == [(0, 0, int(window.width), int(window.height))]
-        covered = [] if whole else covering()  # a whole window is cleared at once, unclipped
+        covered = [] if whole else covering(shown)  # a whole window: cleared at once, unclipped
         with self._target():
             if not whole:
                 glEnable(GL_SCISSOR_TEST)
@@ -351,7 +354,9 @@ class Painter:
             finally:
                 glDisable(GL_SCISSOR_TEST)
 
-    def _copies_alone(self, changed: list[Box]) -> tuple[list[tuple[Any, Box]], list[Box]]:
+    def _copies_alone(
+        self, changed: list[Box], shown: list[Any]
+    ) -> tuple[list[tuple[Any, Box, Box]], list[Box]]:
         """The boxes that changed inside the copy of an opaque part on whole pixels
         (``companion.ui.cached.alone``) over which nothing is drawn, each with its part:
         there the part's copy alone is drawn, the window's canvas is not walked (a walk
@@ -360,36 +365,38 @@ class Painter:
             return [], changed
         from companion.ui.cached import alone
 
-        parts = alone()
+        parts = alone(shown)
         if not parts:
             return [], changed
-        inside: dict[Any, tuple[Box, list[Box]]] = {}  # a part: its boxes' union, them
+        inside: dict[Any, tuple[Box, Box, list[Box]]] = {}  # part: its box, the union, them
         rest: list[Box] = []
         for box in changed:
-            part = next((p for p, at in parts if within(box, at)), None)
-            if part is None:
+            held = next(((p, at) for p, at in parts if within(box, at)), None)
+            if held is None:
                 rest.append(box)
                 continue
-            joined, found = inside.get(part, (box, []))
-            inside[part] = union(joined, box) or box, [*found, box]
-        copies: list[tuple[Any, Box]] = []
-        for part, (joined, found) in inside.items():
+            part, at = held
+            _at, joined, found = inside.get(part, (at, box, []))
+            inside[part] = at, union(joined, box) or box, [*found, box]
+        copies: list[tuple[Any, Box, Box]] = []
+        for part, (at, joined, found) in inside.items():
             if self.damage.drawn_over(part, joined):
                 rest += found
             else:
-                copies.append((part, joined))
+                copies.append((part, at, joined))
         return copies, rest
 
-    def _draw_copies(self, copies: list[tuple[Any, Box]]) -> None:
-        """Each part's copy alone, clipped to its box that changed."""
+    def _draw_copies(self, copies: list[tuple[Any, Box, Box]]) -> None:
+        """Each part's copy alone (where it lies, ``at``), clipped to its box that
+        changed."""
         from kivy.graphics.opengl import glDisable, glEnable, glScissor
 
         with self._target():
             glEnable(GL_SCISSOR_TEST)
             try:
-                for part, (x0, y0, x1, y1) in copies:
+                for part, at, (x0, y0, x1, y1) in copies:
                     glScissor(x0, y0, x1 - x0, y1 - y0)
-                    part.copy_alone(self.window).draw()
+                    part.copy_alone(self.window, at).draw()
             finally:
                 glDisable(GL_SCISSOR_TEST)
 
@@ -433,17 +440,16 @@ class Painter:
             self._quad = quad
         return self._quad
 
-    def _framebuffers_first(self) -> None:
+    def _framebuffers_first(self, shown: list[Any]) -> None:
         """The parts of the screen drawn into framebuffers of their own, those that
         changed, drawn before the page: each where its children changed (a scissor
         there, in the part's own pixels), or whole."""
         from kivy.graphics.opengl import glDisable, glEnable, glScissor
 
-        from companion.ui.cached import shown_parts
-
         clips = self.damage.clips
-        for part in shown_parts():
-            part.copy_exactly()
+        for copy in shown:
+            part = copy.layout
+            part.copy_exactly(copy.exact)
             fbo = part.fbo
             if not fbo.needs_redraw:
                 continue
