@@ -72,6 +72,13 @@ EXIT_UNASKED = 3
 # run_app's exit status in the kiosk after Quit on the Settings screen (confirmed): not 0,
 # so the kiosk's service starts the companion again (it is never left without a screen)
 EXIT_RESTART = 4
+# the garbage collector at the table: a tap or a scan makes a few hundred objects; the
+# young ones are collected once this many are made (Python's own: 700), and whenever
+# the table has been still (no frame drawn) for STILL seconds, between taps, with a
+# whole collection every WHOLE_EVERY of those
+YOUNG = 5000
+STILL = 1.0
+WHOLE_EVERY = 10
 
 
 class Later:
@@ -171,6 +178,8 @@ class CompanionApp(App):
         self._moved = float("-inf")  # when they last changed (Clock.get_time())
         # through a language switch: what a screen held, by name, for its new self
         self._kept: dict[str, dict[str, Any]] = {}
+        self._still: Any = None  # the collector's moment between taps (_drawn)
+        self._still_collections = 0
         set_language(config_.app.language)
         if store is not None:
             self._attach(store)
@@ -308,7 +317,27 @@ class CompanionApp(App):
                 self.status.text = e.localized()
         gc.collect()
         gc.freeze()
+        gc.set_threshold(YOUNG, *gc.get_threshold()[1:])
         gc.enable()
+        from kivy.core.window import Window
+
+        Window.unbind(on_flip=self._drawn)
+        Window.bind(on_flip=self._drawn)
+
+    def _drawn(self, *args: Any) -> None:
+        """A frame was drawn: the collector runs once the table is still again."""
+        still = self._still
+        if still is None:
+            still = self._still = Clock.create_trigger(self._collect_between_taps, STILL)
+        still.cancel()
+        still()
+
+    def _collect_between_taps(self, *args: Any) -> None:
+        """The table has been still for a moment: the collector runs now, not in the
+        middle of the next tap (the young objects; every WHOLE_EVERY times, all that was
+        not frozen at start-up)."""
+        self._still_collections += 1
+        gc.collect(2 if self._still_collections % WHOLE_EVERY == 0 else 1)
 
     def stop(self, *largs: Any) -> None:
         """The end of the app the program asks for (run_app returns 0 then; Kivy's own end
@@ -326,6 +355,9 @@ class CompanionApp(App):
         from kivy.core.window import Window
 
         Window.unbind(on_touch_down=self.same_tap)
+        Window.unbind(on_flip=self._drawn)
+        if self._still is not None:
+            self._still.cancel()
         RULE.detach()
         if self.worker is not None:
             self.worker.stop()
