@@ -395,3 +395,41 @@ def test_children_drawn_in_another_order_are_drawn_again_where_the_order_shows(u
         assert any(b[2] - b[0] >= 240 for b in painter.drawn), painter.drawn  # all of it
     finally:
         ui.window.remove_widget(holder)
+
+
+def test_the_rows_cards_lie_on_the_windows_background_painted_into_the_row(ui, monkeypatch):
+    """The row's part paints the window's background under its cards: opaque, a card
+    taken from it is drawn as the row's copy alone; an empty row's words lie on nothing,
+    blended as before (the part is not opaque then). Every frame is checked."""
+    from companion.ui.paint import Painter
+    from companion.ui.screens.popups import INERT
+
+    alone: list[list] = []
+    draw_copies = Painter._draw_copies
+
+    def noted(self, copies):
+        alone.append([part for part, _at, _box in copies])
+        draw_copies(self, copies)
+
+    monkeypatch.setattr(Painter, "_draw_copies", noted)
+    ui.tap("Red")
+    ui.tap("Blue")
+    ui.tap("Start game")
+    drawer(ui, "Tattle", "Sneak", "Search")
+    ui.tap("Start the first turn")
+    ui.frames(2, seconds=INERT + 0.1)
+    ui.tap("Yes, start the first turn")
+    ui.frames(2, seconds=1.2)
+    table = ui.app.screens.get_screen("table")
+    part = table.ids.row_part
+    assert part.opaque and list(table.row_fill) == list(ui.window.clearcolor)
+    alone.clear()
+    ui.tap("Sneak")  # bought: it leaves the row
+    ui.frames(2, seconds=1.2)
+    assert any(part in parts for parts in alone)
+    ctl = ui.app.controller
+    ctl.new_game({"edition": "clank", "players": ["red", "blue"]})
+    ctl.begin()  # no card scanned: the row's words
+    ui.frames(2, seconds=1.2)
+    assert ui.app.screens.current == "table" and not ctl.table.game.state.row
+    assert not part.opaque and table.row_fill[3] == 0

@@ -283,6 +283,8 @@ class TableScreen(Layout, ClankScreen, Screen):
     # End turn wears the colour of the player whose turn it ends, its words in that
     # colour's ink (companion.ui.colours: 4.5:1 at least); amber while the row refills
     end_turn_colour = ListProperty(list(GO))
+    # under the row's cards: the window's background (nothing under an empty row's words)
+    row_fill = ListProperty([0, 0, 0, 0])
     end_turn_ink = ListProperty(list(LIGHT_INK))
     can_undo = BooleanProperty(False)
     refilling = BooleanProperty(False)
@@ -429,6 +431,13 @@ class TableScreen(Layout, ClankScreen, Screen):
         no_tag.size_hint_x = 1 if shown else None
         if not shown:
             no_tag.width = 0
+        # the row's part is opaque while cards and "No tag" fill it on the window's
+        # background; an empty row's words are drawn on nothing, blended as they were
+        from kivy.core.window import Window
+
+        opaque = bool(view.row) or shown
+        self.ids.row_part.opaque = opaque
+        self.row_fill = list(Window.clearcolor) if opaque else [0, 0, 0, 0]
         if not view.row and not shown:
             for w in cards:
                 self._hide(w)
