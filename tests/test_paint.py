@@ -60,7 +60,8 @@ def drawer(ui: Harness, *picks: str) -> None:
         ui.tap(pick)
 
 
-def test_every_frame_of_a_game_drawn_where_it_changed_is_the_frame_drawn_whole(ui):
+def at_the_table(ui: Harness) -> None:
+    """Red and Blue, three cards scanned into the opening row, the first turn begun."""
     from companion.ui.screens.popups import INERT
 
     ui.tap("Red")
@@ -70,6 +71,10 @@ def test_every_frame_of_a_game_drawn_where_it_changed_is_the_frame_drawn_whole(u
     ui.tap("Start the first turn")
     ui.frames(2, seconds=INERT + 0.1)
     ui.tap("Yes, start the first turn")
+
+
+def test_every_frame_of_a_game_drawn_where_it_changed_is_the_frame_drawn_whole(ui):
+    at_the_table(ui)
     assert ui.app.screens.current == "table"
     ui.frames(2, seconds=1.2)
     before = len(ui.drawn)
@@ -291,15 +296,8 @@ def test_six_players_panels_between_pixels_are_drawn_as_the_whole_frame(tmp_path
         ui.close()
 
 
-def test_a_panel_nothing_lies_over_is_drawn_as_its_copy_alone(ui, monkeypatch):
-    """A change inside an opaque part on whole pixels (a player's panel) is drawn as the
-    part's copy alone, the window's canvas not walked there; not where anything is
-    drawn over the part (a pop-up, a widget laid over it), where the window is drawn as
-    before. Every frame is checked against the frame drawn whole."""
-    from kivy.graphics import Color, Rectangle
-    from kivy.uix.modalview import ModalView
-    from kivy.uix.widget import Widget
-
+def copies_alone(monkeypatch) -> list[list]:
+    """The parts each frame draws as their copy alone, a list per frame that does."""
     from companion.ui.paint import Painter
 
     alone: list[list] = []
@@ -310,6 +308,19 @@ def test_a_panel_nothing_lies_over_is_drawn_as_its_copy_alone(ui, monkeypatch):
         draw_copies(self, copies)
 
     monkeypatch.setattr(Painter, "_draw_copies", noted)
+    return alone
+
+
+def test_a_panel_nothing_lies_over_is_drawn_as_its_copy_alone(ui, monkeypatch):
+    """A change inside an opaque part on whole pixels (a player's panel) is drawn as the
+    part's copy alone, the window's canvas not walked there; not where anything is
+    drawn over the part (a pop-up, a widget laid over it), where the window is drawn as
+    before. Every frame is checked against the frame drawn whole."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.modalview import ModalView
+    from kivy.uix.widget import Widget
+
+    alone = copies_alone(monkeypatch)
     ctl = ui.app.controller
     ctl.new_game({"edition": "clank", "players": ["red", "blue"]})
     ctl.begin()
@@ -401,24 +412,8 @@ def test_the_rows_cards_lie_on_the_windows_background_painted_into_the_row(ui, m
     """The row's part paints the window's background under its cards: opaque, a card
     taken from it is drawn as the row's copy alone; an empty row's words lie on nothing,
     blended as before (the part is not opaque then). Every frame is checked."""
-    from companion.ui.paint import Painter
-    from companion.ui.screens.popups import INERT
-
-    alone: list[list] = []
-    draw_copies = Painter._draw_copies
-
-    def noted(self, copies):
-        alone.append([part for part, _at, _box in copies])
-        draw_copies(self, copies)
-
-    monkeypatch.setattr(Painter, "_draw_copies", noted)
-    ui.tap("Red")
-    ui.tap("Blue")
-    ui.tap("Start game")
-    drawer(ui, "Tattle", "Sneak", "Search")
-    ui.tap("Start the first turn")
-    ui.frames(2, seconds=INERT + 0.1)
-    ui.tap("Yes, start the first turn")
+    alone = copies_alone(monkeypatch)
+    at_the_table(ui)
     ui.frames(2, seconds=1.2)
     table = ui.app.screens.get_screen("table")
     part = table.ids.row_part
