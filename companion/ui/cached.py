@@ -86,14 +86,14 @@ def covering(shown: list[Copy] | None = None) -> list[tuple[int, int, int, int]]
     return out
 
 
-def alone(shown: list[Copy] | None = None) -> list[tuple[Cached, tuple[int, int, int, int]]]:
-    """The opaque layouts shown whose copy paints every pixel of its box, and those
-    boxes: a layout on whole window pixels (its corner and its size: its framebuffer's,
-    copied texel for pixel) that reaches the window as it is. Where nothing is drawn
+def alone(shown: list[Copy]) -> list[tuple[Cached, tuple[int, int, int, int]]]:
+    """The opaque layouts of ``shown`` whose copy paints every pixel of its box, and
+    those boxes: a layout on whole window pixels (its corner and its size: its
+    framebuffer's, copied texel for pixel) that reaches the window as it is. Where nothing is drawn
     over such a copy, drawing the copy alone there shows what drawing the whole window
     there would (``companion.ui.paint``)."""
     out = []
-    for copy in copies() if shown is None else shown:
+    for copy in shown:
         if copy.opaque and copy.exact and tuple(copy.layout.fbo.size) == tuple(copy.layout.size):
             x0, y0, x1, y1 = copy.at
             out.append((copy.layout, (int(x0), int(y0), int(x1), int(y1))))

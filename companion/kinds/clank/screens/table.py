@@ -283,9 +283,9 @@ class TableScreen(Layout, ClankScreen, Screen):
     # End turn wears the colour of the player whose turn it ends, its words in that
     # colour's ink (companion.ui.colours: 4.5:1 at least); amber while the row refills
     end_turn_colour = ListProperty(list(GO))
+    end_turn_ink = ListProperty(list(LIGHT_INK))
     # under the row's cards: the window's background (nothing under an empty row's words)
     row_fill = ListProperty([0, 0, 0, 0])
-    end_turn_ink = ListProperty(list(LIGHT_INK))
     can_undo = BooleanProperty(False)
     refilling = BooleanProperty(False)
     game_over = BooleanProperty(False)
