@@ -117,3 +117,28 @@ def test_a_full_disk_under_a_new_database_is_said_at_its_first_use(tmp_path, mon
         Session(store).start({"edition": "clank", "players": ["red", "blue"]})
     with pytest.raises(StoreError, match="full"):
         store.close()
+
+
+def test_kivy_loads_no_pillow_for_the_touchscreen_and_still_reads_its_pictures(tmp_path):
+    """Pillow is installed here (the tests read screenshots with it) but not on the table:
+    Kivy would import it as one more image reader before the first frame; SDL2 reads all
+    that Kivy shows, its theme's atlas among it."""
+    out = run(
+        "import importlib.util, os, sys\n"
+        "os.environ.update(KIVY_NO_ARGS='1', KIVY_NO_CONSOLELOG='1', KIVY_NO_FILELOG='1',\n"
+        f"                  KIVY_HOME={str(tmp_path)!r})\n"
+        "os.environ.pop('KIVY_IMAGE', None)\n"
+        "from companion.ui.window_settings import window_settings\n"
+        "window_settings()\n"
+        "from kivy.core.window import Window  # the theme is read into a texture\n"
+        "from kivy.core.image import Image, ImageLoader\n"
+        "print(importlib.util.find_spec('PIL') is not None, 'PIL' in sys.modules)\n"
+        "print(sorted(loader.__name__ for loader in ImageLoader.loaders))\n"
+        "theme = Image('atlas://data/images/defaulttheme/button')\n"
+        "print(theme.width > 0 and theme.height > 0)"
+    )
+    assert out.splitlines() == [
+        "True False",
+        "['ImageLoaderDDS', 'ImageLoaderSDL2', 'ImageLoaderTex']",
+        "True",
+    ]

@@ -32,7 +32,9 @@ def cmd_app(args: argparse.Namespace) -> int:
 
     gc.disable()  # Kivy's and the screens' modules live as long as the app: run_app says more
     from companion.ui import kv_cache
+    from companion.ui.window_settings import kivy_providers
 
+    kivy_providers()  # before Kivy is first imported, which the next line does
     kv_cache.install()  # before Kivy parses its own rules, as its language is imported
     from companion.ui.app import run_app  # Kivy only when the screen is wanted
 

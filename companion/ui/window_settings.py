@@ -5,7 +5,21 @@ words the same way."""
 
 from __future__ import annotations
 
+import os
+
 WIDTH, HEIGHT = 800, 480  # the 7" touchscreen's pixels
+# the image readers Kivy may load: its own texture and DDS files, and SDL2 (PNG, JPEG),
+# which reads everything Kivy shows here (the app has no picture of its own). Without this
+# Kivy imports every reader it knows, Pillow's among them where Pillow is installed (a
+# development machine: the tests read screenshots with it): a tenth of a second at a
+# Pi's speed before the first frame, for a reader that SDL2 comes before anyway.
+IMAGE_READERS = "tex,dds,sdl2"
+
+
+def kivy_providers() -> None:
+    """Which of Kivy's providers it loads, set before Kivy is first imported (it reads
+    them then); one set by hand in the environment is kept."""
+    os.environ.setdefault("KIVY_IMAGE", IMAGE_READERS)
 
 
 def window_settings() -> None:
@@ -15,6 +29,7 @@ def window_settings() -> None:
     only where a shape is drawn straight into the window."""
     from companion.ui import kv_cache, text_cache
 
+    kivy_providers()
     kv_cache.install()  # before the labels below import Kivy's language, which parses its rules
     from kivy.config import Config as KivyConfig
 
