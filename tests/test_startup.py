@@ -142,3 +142,21 @@ def test_kivy_loads_no_pillow_for_the_touchscreen_and_still_reads_its_pictures(t
         "['ImageLoaderDDS', 'ImageLoaderSDL2', 'ImageLoaderTex']",
         "True",
     ]
+
+
+def test_the_app_command_imports_no_kivy_before_it_sets_what_kivy_reads_as_it_starts():
+    """``clank-companion app`` sets Kivy's image readers and its rules' kept readings
+    (``before_kivy``) before Kivy is first imported: Kivy reads them then, and a module
+    of the command line that imported Kivy earlier would leave them unread."""
+    out = run(
+        "import os, sys\n"
+        "os.environ.pop('KIVY_IMAGE', None)  # as on the table: set by nobody but the app\n"
+        "import companion.cli, companion.cli.app, companion.config\n"
+        "print('kivy' in sys.modules)\n"
+        "import companion.ui.window_settings as settings\n"
+        "print('kivy' in sys.modules)\n"
+        "settings.before_kivy()\n"
+        "import kivy\n"
+        "print(kivy.kivy_options['image'])"
+    )
+    assert out.splitlines() == ["False", "False", "['tex', 'dds', 'sdl2']"]

@@ -31,11 +31,9 @@ def cmd_app(args: argparse.Namespace) -> int:
     import gc
 
     gc.disable()  # Kivy's and the screens' modules live as long as the app: run_app says more
-    from companion.ui import kv_cache
-    from companion.ui.window_settings import kivy_providers
+    from companion.ui.window_settings import before_kivy
 
-    kivy_providers()  # before Kivy is first imported, which the next line does
-    kv_cache.install()  # before Kivy parses its own rules, as its language is imported
+    before_kivy()  # Kivy's image readers and its rules' kept readings, before it is imported
     from companion.ui.app import run_app  # Kivy only when the screen is wanted
 
     return run_app(config, fullscreen=fullscreen, config_problem=problem)

@@ -16,10 +16,15 @@ WIDTH, HEIGHT = 800, 480  # the 7" touchscreen's pixels
 IMAGE_READERS = "tex,dds,sdl2"
 
 
-def kivy_providers() -> None:
-    """Which of Kivy's providers it loads, set before Kivy is first imported (it reads
-    them then); one set by hand in the environment is kept."""
+def before_kivy() -> None:
+    """What must be set before Kivy is first imported (``clank-companion app`` and its
+    benchmark do it first): the image readers Kivy loads, which it reads from the
+    environment as it is imported (one set there by hand is kept), and the kept readings
+    of its rules (``kv_cache``: Kivy parses ``style.kv`` as its language is imported)."""
+    from companion.ui import kv_cache
+
     os.environ.setdefault("KIVY_IMAGE", IMAGE_READERS)
+    kv_cache.install()
 
 
 def window_settings() -> None:
@@ -27,10 +32,9 @@ def window_settings() -> None:
     where it changed (``companion.ui.paint``), and a frame drawn in part must be the
     frame drawn whole to the pixel; Kivy's default of 2 samples per pixel softens edges
     only where a shape is drawn straight into the window."""
-    from companion.ui import kv_cache, text_cache
+    from companion.ui import text_cache
 
-    kivy_providers()
-    kv_cache.install()  # before the labels below import Kivy's language, which parses its rules
+    before_kivy()  # before the labels below import Kivy's language, which parses its rules
     from kivy.config import Config as KivyConfig
 
     KivyConfig.set("graphics", "width", str(WIDTH))
