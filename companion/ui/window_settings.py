@@ -1,7 +1,8 @@
 """The window's settings that the table's picture depends on, set before Kivy makes the
 window (importing ``kivy.core.window`` makes it): the app, its tests, its monkey and its
 benchmark all open the same window, read Kivy's rules the same way and draw its labels'
-words the same way."""
+words the same way. And what must be set before Kivy is imported at all
+(``before_kivy``)."""
 
 from __future__ import annotations
 
