@@ -50,7 +50,7 @@ from companion.live import left_game
 from companion.pin import Lockout
 from companion.store import GameStore, StoreError
 from companion.store.tags import TagRegistry
-from companion.ui import paint
+from companion.ui import cached, paint
 from companion.ui.layouts import unload_layouts
 from companion.ui.taps import RULE, SAME_TAP, SETTLE, SameTap, settle
 from companion.ui.widgets import SEAT_COLOURS, Screens, StatusBar
@@ -293,15 +293,30 @@ class CompanionApp(App):
 
     def _after_first_frame(self) -> None:
         """What start-up leaves until the first frame is shown, in this order: the parts of
-        the screen moved into their framebuffers (at the next tick), then the database's
-        writer and the garbage collector settled, and only then the buttons and the
-        reader. A scan can come only once the reader runs, so the first one never waits
-        behind start-up's own work (on a Pi that is seconds)."""
+        the screen moved into their framebuffers and a frame drawn into them, then the
+        database's writer and the garbage collector settled, and only then the buttons
+        and the reader. A scan can come only once the reader runs, so the first one never
+        waits behind start-up's own work (on a Pi that is seconds).
+
+        The parts move at the tick after the frame that drew them (companion.ui.cached),
+        and the rest waits a tenth of a second; where the first frame came slowly (a
+        Pi's first use of OpenGL) both fall due at the same tick, so the rest looks:
+        parts not yet drawn into their framebuffers are moved now, and the rest waits
+        for the frame that draws them."""
+        from kivy.core.window import Window
 
         def settled(dt: float) -> None:
+            if cached.unsettled():
+                cached.settle_now()
+                Window.bind(on_flip=drawn)
+                return
             self._settle()
             if self.trouble is None:  # the trouble screen needs neither reader nor buttons
                 self._start_hardware()
+
+        def drawn(*args: Any) -> None:
+            Window.unbind(on_flip=drawn)
+            Clock.schedule_once(settled)
 
         Clock.schedule_once(settled, 0.1)
 

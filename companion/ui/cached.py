@@ -43,6 +43,8 @@ from kivy.uix.relativelayout import RelativeLayout
 _WAITING: weakref.WeakSet[Cached] = weakref.WeakSet()
 _WATCHING: list[Any] = []  # the window whose frames are watched
 _ALL: weakref.WeakSet[Cached] = weakref.WeakSet()  # every layout with a framebuffer
+# the layouts whose framebuffer was made but no frame has drawn into it yet
+_FRESH: weakref.WeakSet[Cached] = weakref.WeakSet()
 
 
 def shown_parts() -> list[Cached]:
@@ -130,18 +132,34 @@ def as_it_is(widget: Any) -> bool:
     return True
 
 
+def unsettled() -> bool:
+    """Whether a layout in the window is not drawn into its framebuffer yet: not moved
+    into one, or moved and no frame drawn since (the frame that draws it is the costly
+    one: every draw of the part, into a new texture)."""
+    return any(layout.get_root_window() is not None for layout in [*_WAITING, *_FRESH])
+
+
+def settle_now() -> None:
+    """The layouts in the window that wait for their framebuffers get them now, rather
+    than at the tick after the frame that drew them: the next frame draws into them."""
+    for layout in [layout for layout in _WAITING if layout.get_root_window() is not None]:
+        _WAITING.discard(layout)
+        layout.cache()
+
+
 def _after_a_frame(window: Any, *args: Any) -> None:
     """After a frame (when the window flips it, before it is shown): the layouts that
-    were drawn in it are cached at the next tick, not while the frame waits."""
+    were drawn in it are cached at the next tick, not while the frame waits; those
+    cached before it have been drawn into their framebuffers."""
+    for layout in [layout for layout in _FRESH if layout.get_root_window() is not None]:
+        _FRESH.discard(layout)
     shown = [layout for layout in _WAITING if layout.get_root_window() is not None]
     if shown:
         from kivy.clock import Clock
 
-        for layout in shown:
-            _WAITING.discard(layout)
-
-        def cache(dt: float) -> None:
+        def cache(dt: float) -> None:  # each waits until then (unsettled tells)
             for layout in shown:
+                _WAITING.discard(layout)
                 layout.cache()
 
         Clock.schedule_once(cache)
@@ -175,6 +193,7 @@ class Cached(RelativeLayout):
 
         self.fbo = Fbo(size=self._fbo_size())
         _ALL.add(self)
+        _FRESH.add(self)
         with self.fbo:
             ClearColor(0, 0, 0, 0)
             ClearBuffers()
