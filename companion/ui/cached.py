@@ -50,7 +50,12 @@ _FRESH: weakref.WeakSet[Cached] = weakref.WeakSet()
 def shown_parts() -> list[Cached]:
     """The layouts drawn into their framebuffers, in the window now (companion.ui.paint
     draws those that changed before the frame)."""
-    return [c for c in list(_ALL) if c.get_root_window() is not None]
+    return _in_window(_ALL)
+
+
+def _in_window(layouts: weakref.WeakSet[Cached]) -> list[Cached]:
+    """Those of ``layouts`` that are in the window now."""
+    return [layout for layout in list(layouts) if layout.get_root_window() is not None]
 
 
 class Copy(NamedTuple):
@@ -91,9 +96,9 @@ def covering(shown: list[Copy] | None = None) -> list[tuple[int, int, int, int]]
 def alone(shown: list[Copy]) -> list[tuple[Cached, tuple[int, int, int, int]]]:
     """The opaque layouts of ``shown`` whose copy paints every pixel of its box, and
     those boxes: a layout on whole window pixels (its corner and its size: its
-    framebuffer's, copied texel for pixel) that reaches the window as it is. Where nothing is drawn
-    over such a copy, drawing the copy alone there shows what drawing the whole window
-    there would (``companion.ui.paint``)."""
+    framebuffer's, copied texel for pixel) that reaches the window as it is. Where
+    nothing is drawn over such a copy, drawing the copy alone there shows what drawing
+    the whole window there would (``companion.ui.paint``)."""
     out = []
     for copy in shown:
         if copy.opaque and copy.exact and tuple(copy.layout.fbo.size) == tuple(copy.layout.size):
@@ -136,13 +141,18 @@ def unsettled() -> bool:
     """Whether a layout in the window is not drawn into its framebuffer yet: not moved
     into one, or moved and no frame drawn since (the frame that draws it is the costly
     one: every draw of the part, into a new texture)."""
-    return any(layout.get_root_window() is not None for layout in [*_WAITING, *_FRESH])
+    return bool(_in_window(_WAITING) or _in_window(_FRESH))
 
 
 def settle_now() -> None:
     """The layouts in the window that wait for their framebuffers get them now, rather
     than at the tick after the frame that drew them: the next frame draws into them."""
-    for layout in [layout for layout in _WAITING if layout.get_root_window() is not None]:
+    _move(_in_window(_WAITING))
+
+
+def _move(layouts: list[Cached]) -> None:
+    """Each of ``layouts`` drawn into its framebuffer from now on, waiting no more."""
+    for layout in layouts:
         _WAITING.discard(layout)
         layout.cache()
 
@@ -151,18 +161,13 @@ def _after_a_frame(window: Any, *args: Any) -> None:
     """After a frame (when the window flips it, before it is shown): the layouts that
     were drawn in it are cached at the next tick, not while the frame waits; those
     cached before it have been drawn into their framebuffers."""
-    for layout in [layout for layout in _FRESH if layout.get_root_window() is not None]:
+    for layout in _in_window(_FRESH):
         _FRESH.discard(layout)
-    shown = [layout for layout in _WAITING if layout.get_root_window() is not None]
-    if shown:
+    shown = _in_window(_WAITING)
+    if shown:  # each waits until then (unsettled tells)
         from kivy.clock import Clock
 
-        def cache(dt: float) -> None:  # each waits until then (unsettled tells)
-            for layout in shown:
-                _WAITING.discard(layout)
-                layout.cache()
-
-        Clock.schedule_once(cache)
+        Clock.schedule_once(lambda dt: _move(shown))
 
 
 def _watch_frames() -> None:
