@@ -154,12 +154,9 @@ def start_kivy(marks: dict[str, float], t0: float, bare: bool = False) -> Frames
     """The window, as the app opens it (``window_settings``, set by ``run_app`` before
     Kivy makes it); the bare app's with Kivy's own settings, at the same size."""
     if not bare:  # as clank-companion app does before it first imports Kivy
-        import gc
+        from companion.cli.app import before_the_touchscreen
 
-        from companion.ui.window_settings import before_kivy
-
-        gc.disable()  # run_app says why; the app enables it again after the first frame
-        before_kivy()
+        before_the_touchscreen()
     from kivy.config import Config as KivyConfig
 
     if bare:

@@ -25,6 +25,15 @@ def cmd_app(args: argparse.Namespace) -> int:
     if args.db:
         config = dataclasses.replace(config, app=dataclasses.replace(config.app, database=args.db))
     fullscreen = config.app.fullscreen if args.fullscreen is None else args.fullscreen
+    before_the_touchscreen()
+    from companion.ui.app import run_app  # Kivy only when the screen is wanted
+
+    return run_app(config, fullscreen=fullscreen, config_problem=problem)
+
+
+def before_the_touchscreen() -> None:
+    """What the touchscreen sets before Kivy is first imported (``cmd_app``, and the
+    benchmark of its first frame, which must start it the same way)."""
     # before Kivy's clock exists: a scan or a button press handed over from its thread
     # wakes the main loop at once (Clock.schedule_once_free), not at the next 60 Hz tick
     os.environ.setdefault("KIVY_CLOCK", "free_all")
@@ -34,9 +43,6 @@ def cmd_app(args: argparse.Namespace) -> int:
     from companion.ui.window_settings import before_kivy
 
     before_kivy()  # Kivy's image readers and its rules' kept readings, before it is imported
-    from companion.ui.app import run_app  # Kivy only when the screen is wanted
-
-    return run_app(config, fullscreen=fullscreen, config_problem=problem)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
